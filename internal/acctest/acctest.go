@@ -1,0 +1,97 @@
+// Package acctest is what every acceptance test shares: the provider factories, one cluster per
+// test binary (KUBECONFIG when set, else a local control plane), and a client for out-of-band
+// changes.
+package acctest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
+)
+
+// ProviderFactories serve the provider in-process to Terraform.
+var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"mlplatform": providerserver.NewProtocol6WithError(provider.New("test")()),
+}
+
+var restConfig *rest.Config
+
+// Run is TestMain for packages with acceptance tests. With TF_ACC set it connects to the cluster
+// named by KUBECONFIG or, if none, starts a local control plane for the whole test binary, and
+// points the provider at it through KUBE_CONFIG_PATHS. It also finds Terraform for
+// terraform-plugin-testing when TF_ACC_TERRAFORM_PATH is not set.
+func Run(m *testing.M) int {
+	if err := findTerraform(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if os.Getenv("TF_ACC") == "" {
+		return m.Run()
+	}
+	kubeconfig := os.Getenv("KUBECONFIG")
+	if kubeconfig == "" {
+		dir, err := os.MkdirTemp("", "mlplatform-acc-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		c, err := testcluster.Start(dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer func() { _ = c.Stop() }()
+		kubeconfig = c.Kubeconfig
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
+		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "loading KUBECONFIG %q: %v\n", kubeconfig, err)
+		return 1
+	}
+	restConfig = cfg
+	_ = os.Unsetenv("KUBE_CONFIG_PATH")
+	_ = os.Setenv("KUBE_CONFIG_PATHS", kubeconfig)
+	return m.Run()
+}
+
+func findTerraform() error {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") != "" {
+		return nil
+	}
+	tf, err := testcluster.Tool("terraform")
+	if err != nil {
+		return err
+	}
+	return os.Setenv("TF_ACC_TERRAFORM_PATH", tf)
+}
+
+// Dynamic is a client of the test cluster for out-of-band changes and checks. It fails the test
+// when called outside an acceptance test.
+func Dynamic(t testing.TB) dynamic.Interface {
+	t.Helper()
+	if restConfig == nil {
+		t.Fatal("acctest.Dynamic needs TF_ACC and acctest.Run as TestMain")
+	}
+	return dynamic.NewForConfigOrDie(restConfig)
+}
+
+// PreCheck skips nothing: it fails a test that needs a cluster when none was set up, so a
+// misconfigured run cannot pass by skipping.
+func PreCheck(t *testing.T) {
+	t.Helper()
+	if restConfig == nil {
+		t.Fatal("no cluster: acceptance tests need TF_ACC=1 and acctest.Run as TestMain")
+	}
+}

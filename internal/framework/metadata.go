@@ -1,0 +1,74 @@
+package framework
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Metadata is the part of every cluster-scoped resource model that maps to metadata. Embed it
+// (untagged) in the model.
+type Metadata struct {
+	ID          types.String   `tfsdk:"id"`
+	Name        types.String   `tfsdk:"name"`
+	Labels      types.Map      `tfsdk:"labels"`
+	LabelsAll   types.Map      `tfsdk:"labels_all"`
+	Annotations types.Map      `tfsdk:"annotations"`
+	UID         types.String   `tfsdk:"uid"`
+	Timeouts    timeouts.Value `tfsdk:"timeouts"`
+}
+
+// Meta gives the generic resource cycle access to the embedded metadata.
+func (m *Metadata) Meta() *Metadata { return m }
+
+// MetadataAttributes returns the metadata attributes; kind names the object in descriptions.
+func MetadataAttributes(kind string) map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The " + kind + "'s name; the import ID.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"name": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "Name of the " + kind + " (`metadata.name`). Changing it replaces the object.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			Validators:          []validator.String{DNSSubdomain()},
+		},
+		"labels": schema.MapAttribute{
+			ElementType: types.StringType,
+			Optional:    true,
+			MarkdownDescription: "Labels of the " + kind + " (`metadata.labels`), merged over the provider's " +
+				"`default_labels`. Labels that other tools add are left alone and cause no diff.",
+			Validators: LabelMapValidators(),
+		},
+		"labels_all": schema.MapAttribute{
+			ElementType: types.StringType,
+			Computed:    true,
+			MarkdownDescription: "All labels the provider writes: the provider's `default_labels` merged with `labels`. " +
+				"A change made to one of them outside Terraform shows here as drift.",
+		},
+		"annotations": schema.MapAttribute{
+			ElementType: types.StringType,
+			Optional:    true,
+			MarkdownDescription: "Annotations of the " + kind + " (`metadata.annotations`). Annotations that other " +
+				"tools add are left alone and cause no diff.",
+			Validators: LabelMapValidators()[:1],
+		},
+		"uid": schema.StringAttribute{
+			Computed:            true,
+			MarkdownDescription: "The UID Kubernetes gave the " + kind + ".",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+	}
+}
+
+// TimeoutsBlock is the `timeouts` block of every resource.
+func TimeoutsBlock(ctx context.Context) schema.Block {
+	return timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+}

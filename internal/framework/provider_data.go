@@ -1,0 +1,60 @@
+// Package framework holds what every resource of the provider shares on the Terraform side:
+// provider data, metadata attributes, validators and the one create/read/update/delete cycle.
+package framework
+
+import (
+	"context"
+	"fmt"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// ProviderData is what the provider's Configure hands to every resource and data source.
+type ProviderData struct {
+	Client        *kube.Client
+	DefaultLabels map[string]string
+}
+
+// MergeLabels returns the provider's default labels overlaid with a resource's own labels.
+func (p *ProviderData) MergeLabels(own map[string]string) map[string]string {
+	out := maps.Clone(p.DefaultLabels)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, own)
+	return out
+}
+
+// Base is embedded by resources and data sources to receive the provider data.
+type Base struct {
+	Provider *ProviderData
+}
+
+func (b *Base) configure(data any, diags interface{ AddError(string, string) }) {
+	if data == nil { // the provider is not configured yet, e.g. during validation
+		return
+	}
+	pd, ok := data.(*ProviderData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *framework.ProviderData, got %T; please report this bug", data))
+		return
+	}
+	b.Provider = pd
+}
+
+// Configure implements resource.ResourceWithConfigure.
+func (b *Base) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	b.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+// DataSourceBase is Base for data sources.
+type DataSourceBase struct{ Base }
+
+// Configure implements datasource.DataSourceWithConfigure.
+func (b *DataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	b.configure(req.ProviderData, &resp.Diagnostics)
+}

@@ -1,0 +1,214 @@
+package framework
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// DefaultTimeout bounds create, update and delete unless the `timeouts` block says otherwise.
+const DefaultTimeout = 5 * time.Minute
+
+// ObjectMeta is the metadata the cycle computed for Expand to put on the object.
+type ObjectMeta struct {
+	Name        string
+	Labels      map[string]string // default_labels merged with the resource's labels
+	Annotations map[string]string
+}
+
+// Spec is what one resource type adds to the shared cycle: its schema, and the mapping between
+// its model M and the upstream object. Everything else (apply, read, drift, import, delete,
+// timeouts, labels) is done once, by Resource.
+type Spec[M any] interface {
+	Kind() kube.Kind
+	// TypeSuffix is the resource type name without the provider prefix, e.g. "resource_flavor".
+	TypeSuffix() string
+	Schema(ctx context.Context) schema.Schema
+	// Expand builds the object to apply (an upstream apply configuration) from the planned model.
+	Expand(ctx context.Context, m *M, meta ObjectMeta) (any, diag.Diagnostics)
+	// Flatten sets the model's own attributes from the live object. m holds the prior values,
+	// which say which map keys Terraform manages; importing is true when there are none.
+	Flatten(ctx context.Context, obj *unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
+}
+
+// Model is satisfied by a pointer to a model that embeds Metadata.
+type Model[M any] interface {
+	*M
+	Meta() *Metadata
+}
+
+// Resource is a Terraform resource for one kind of Kubernetes object.
+type Resource[M any, PM Model[M]] struct {
+	Base
+	Spec Spec[M]
+}
+
+var (
+	_ resource.ResourceWithConfigure   = &Resource[Metadata, *Metadata]{}
+	_ resource.ResourceWithImportState = &Resource[Metadata, *Metadata]{}
+	_ resource.ResourceWithModifyPlan  = &Resource[Metadata, *Metadata]{}
+)
+
+func (r *Resource[M, PM]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + r.Spec.TypeSuffix()
+}
+
+func (r *Resource[M, PM]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = r.Spec.Schema(ctx)
+}
+
+// ModifyPlan sets labels_all to what will be written, so that default_labels changes and
+// out-of-band changes to any written label show in the plan. It needs no cluster.
+func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.Provider == nil {
+		return
+	}
+	var labels types.Map
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
+	if labels.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
+		return
+	}
+	own := mapOf(ctx, labels, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(r.Provider.MergeLabels(own)))...)
+}
+
+func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := PM(&m).Meta().Timeouts.Create(ctx, DefaultTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+}
+
+func (r *Resource[M, PM]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var m M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := PM(&m).Meta().Timeouts.Update(ctx, DefaultTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+}
+
+// apply writes the planned model and records what the server returned. Nothing is written to
+// state unless the object was written, so a failed apply leaves no half-created resource.
+func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
+	Set(context.Context, any) diag.Diagnostics
+}, diags *diag.Diagnostics) {
+	meta := PM(m).Meta()
+	om := ObjectMeta{
+		Name:        meta.Name.ValueString(),
+		Labels:      r.Provider.MergeLabels(mapOf(ctx, meta.Labels, diags)),
+		Annotations: mapOf(ctx, meta.Annotations, diags),
+	}
+	obj, d := r.Spec.Expand(ctx, m, om)
+	diags.Append(d...)
+	if diags.HasError() {
+		return
+	}
+	live, err := r.Provider.Client.Apply(ctx, r.Spec.Kind(), obj)
+	if err != nil {
+		diags.AddError("Applying "+r.Spec.Kind().Kind+" "+om.Name, err.Error())
+		return
+	}
+	// The planned values are what was applied; only computed attributes come from the server.
+	meta.ID = types.StringValue(om.Name)
+	meta.UID = types.StringValue(string(live.GetUID()))
+	meta.LabelsAll = MapValue(om.Labels)
+	diags.Append(state.Set(ctx, m)...)
+}
+
+func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	meta := PM(&m).Meta()
+	name := meta.Name.ValueString()
+	if name == "" {
+		name = meta.ID.ValueString()
+	}
+	importing := meta.UID.IsNull()
+	live, err := r.Provider.Client.Get(ctx, r.Spec.Kind(), "", name)
+	if kube.IsNotFound(err) && !importing {
+		// Deleted outside Terraform: forget it, and the next plan creates it again.
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Reading "+r.Spec.Kind().Kind+" "+name, err.Error())
+		return
+	}
+	r.flattenMeta(ctx, live, meta, importing, &resp.Diagnostics)
+	resp.Diagnostics.Append(r.Spec.Flatten(ctx, live, &m, importing)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// flattenMeta reads metadata back, keeping only the labels and annotations Terraform manages so
+// that what other tools add causes no diff.
+func (r *Resource[M, PM]) flattenMeta(ctx context.Context, live *unstructured.Unstructured, meta *Metadata, importing bool, diags *diag.Diagnostics) {
+	meta.ID = types.StringValue(live.GetName())
+	meta.Name = types.StringValue(live.GetName())
+	meta.UID = types.StringValue(string(live.GetUID()))
+	labels := live.GetLabels()
+	if importing {
+		// Labels equal to a default label are taken to come from default_labels.
+		own := map[string]string{}
+		for k, v := range labels {
+			if d, ok := r.Provider.DefaultLabels[k]; !ok || d != v {
+				own[k] = v
+			}
+		}
+		meta.Labels = ManagedMap(ctx, own, meta.Labels, true, diags)
+		meta.LabelsAll = MapValue(labels)
+	} else {
+		meta.Labels = ManagedMap(ctx, labels, meta.Labels, false, diags)
+		meta.LabelsAll = ManagedMap(ctx, labels, meta.LabelsAll, false, diags)
+	}
+	annotations := live.GetAnnotations()
+	delete(annotations, "kubectl.kubernetes.io/last-applied-configuration")
+	meta.Annotations = ManagedMap(ctx, annotations, meta.Annotations, importing, diags)
+}
+
+func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	meta := PM(&m).Meta()
+	timeout, diags := meta.Timeouts.Delete(ctx, DefaultTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := r.Provider.Client.Delete(ctx, r.Spec.Kind(), "", meta.Name.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Deleting "+r.Spec.Kind().Kind+" "+meta.Name.ValueString(), err.Error())
+	}
+}
+
+// ImportState takes the object's name as the import ID.
+func (r *Resource[M, PM]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+}

@@ -1,0 +1,189 @@
+package gpu
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Model is one GPU model as the provider knows it. The data lives in the
+// catalog_*.go files; callers get read-only pointers from Lookup or Models.
+type Model struct {
+	// Name is the canonical name, e.g. "A100-SXM4-80GB".
+	Name string
+	// Aliases are the other names people use; Lookup accepts any of them,
+	// case-insensitively, and also Name and ProductLabel.
+	Aliases []string
+	// Architecture is informational, e.g. "Ampere", "Hopper".
+	Architecture string
+	// MemoryGB is the nominal memory per GPU as NVIDIA names it (80 for A100 80GB).
+	MemoryGB int
+	// ProductLabel is the value GPU Feature Discovery writes to
+	// nvidia.com/gpu.product for a full (non-MIG) GPU: the NVML device name
+	// with spaces replaced by "-", e.g. "NVIDIA-A100-SXM4-80GB".
+	ProductLabel string
+	// KarpenterGPUName is the karpenter.k8s.aws/instance-gpu-name value on AWS
+	// (lower-case EC2 GPU name, e.g. "a100"); empty if not offered on AWS.
+	// Several models can share it (A100 40GB and 80GB are both "a100").
+	KarpenterGPUName string
+	// KarpenterGPUMemoryMiB is the karpenter.k8s.aws/instance-gpu-memory value
+	// (MiB per GPU, as EC2 reports it); 0 if not offered on AWS.
+	KarpenterGPUMemoryMiB int64
+	// PCIDeviceIDs are the "device id + vendor id" strings mig-parted matches
+	// in a config's device-filter, e.g. "0x20B210DE". Only set for MIG models.
+	PCIDeviceIDs []string
+	// ComputeSlices and MemorySlices describe the MIG geometry of one GPU
+	// (7 and 8 on A100/H100/H200/B200, 4 and 4 on A30); 0 if not MIG-capable.
+	ComputeSlices int
+	MemorySlices  int
+	// MIG lists the GPU instance profiles, smallest first; empty if the
+	// model does not support MIG.
+	MIG []Profile
+	// Balanced is mig-parted's "all-balanced" layout for this model, or nil.
+	Balanced Layout
+	// InstanceTypes are the AWS EC2 instance types carrying this GPU.
+	InstanceTypes []InstanceType
+}
+
+// Profile is one MIG GPU instance profile of a model.
+type Profile struct {
+	// Name as nvidia-smi and mig-parted spell it, e.g. "1g.10gb" or "1g.10gb+me".
+	Name string
+	// GIProfileID is the NVML GPU instance profile ID (nvidia-smi mig -lgip).
+	GIProfileID int
+	// ComputeSlices is the "Ng" of the name.
+	ComputeSlices int
+	// MemorySlices is how many memory slices one instance occupies (its
+	// placement size); 3g profiles take 4 of 8 on 7-slice GPUs.
+	MemorySlices int
+	// MemoryGB is the "Ngb" of the name.
+	MemoryGB int
+	// MaxInstances is how many instances of this profile alone fit on one GPU.
+	MaxInstances int
+	// Starts are the memory-slice indexes where an instance may begin.
+	Starts []int
+	// MediaExtensions is true for "+me" profiles; a GPU has at most one.
+	MediaExtensions bool
+}
+
+// InstanceType is an AWS EC2 instance type and its number of GPUs.
+type InstanceType struct {
+	Name string
+	GPUs int
+}
+
+// MIGCapable reports whether the model supports MIG.
+func (m *Model) MIGCapable() bool { return len(m.MIG) > 0 }
+
+// Profile returns the named MIG profile of the model. "+me" may also be
+// written ".me" (the spelling used in resource and config names).
+func (m *Model) Profile(name string) (*Profile, error) {
+	want := normalizeProfileName(name)
+	for i := range m.MIG {
+		if m.MIG[i].Name == want {
+			return &m.MIG[i], nil
+		}
+	}
+	if !m.MIGCapable() {
+		return nil, fmt.Errorf("%s does not support MIG", m.Name)
+	}
+	return nil, fmt.Errorf("%s has no MIG profile %q; its profiles are %s",
+		m.Name, name, strings.Join(m.ProfileNames(), ", "))
+}
+
+// ProfileNames lists the model's MIG profile names, smallest first.
+func (m *Model) ProfileNames() []string {
+	names := make([]string, len(m.MIG))
+	for i, p := range m.MIG {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// ResourceName is the extended resource the device plugin advertises for
+// this profile under the mixed strategy: "nvidia.com/mig-" + name with "+"
+// replaced by "." (k8s-device-plugin internal/resource/nvml-mig-device.go).
+func (p Profile) ResourceName() string {
+	return migResourcePrefix + dotted(p.Name)
+}
+
+// Models returns every model in the catalog, in catalog order.
+func Models() []*Model { return catalog.models }
+
+// Lookup finds a model by canonical name, alias or product label,
+// case-insensitively; spaces and underscores count as "-".
+func Lookup(alias string) (*Model, error) {
+	if m, ok := catalog.byAlias[normalizeAlias(alias)]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown GPU model %q; known models: %s",
+		alias, strings.Join(catalog.names(), ", "))
+}
+
+// ModelForInstanceType returns the model and GPU count of an AWS instance type.
+func ModelForInstanceType(it string) (*Model, InstanceType, error) {
+	key := strings.ToLower(strings.TrimSpace(it))
+	for _, m := range catalog.models {
+		for _, t := range m.InstanceTypes {
+			if t.Name == key {
+				return m, t, nil
+			}
+		}
+	}
+	return nil, InstanceType{}, fmt.Errorf("instance type %q has no GPU model in the catalog; known GPU instance types: %s",
+		it, strings.Join(catalog.instanceTypeNames(), ", "))
+}
+
+type catalogIndex struct {
+	models  []*Model
+	byAlias map[string]*Model
+}
+
+// catalog indexes the per-family tables. Building it panics on a duplicate
+// alias so that an ambiguous name can never resolve by accident.
+var catalog = buildCatalog(ampereModels(), hopperModels(), blackwellModels(), inferenceModels())
+
+func buildCatalog(families ...[]*Model) catalogIndex {
+	c := catalogIndex{byAlias: map[string]*Model{}}
+	for _, fam := range families {
+		for _, m := range fam {
+			c.models = append(c.models, m)
+			for _, a := range append([]string{m.Name, m.ProductLabel}, m.Aliases...) {
+				k := normalizeAlias(a)
+				if prev, dup := c.byAlias[k]; dup && prev != m {
+					panic(fmt.Sprintf("gpu catalog: alias %q used by %s and %s", a, prev.Name, m.Name))
+				}
+				c.byAlias[k] = m
+			}
+		}
+	}
+	return c
+}
+
+func (c catalogIndex) names() []string {
+	out := make([]string, len(c.models))
+	for i, m := range c.models {
+		out[i] = m.Name
+	}
+	return out
+}
+
+func (c catalogIndex) instanceTypeNames() []string {
+	var out []string
+	for _, m := range c.models {
+		for _, t := range m.InstanceTypes {
+			out = append(out, t.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func normalizeAlias(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.NewReplacer(" ", "-", "_", "-").Replace(s)
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "-")
+	}
+	return s
+}

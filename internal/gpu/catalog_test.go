@@ -1,0 +1,155 @@
+package gpu
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLookupAliases(t *testing.T) {
+	cases := []struct{ alias, want string }{
+		{"A100-SXM4-40GB", "A100-SXM4-40GB"},
+		{"a100-40gb", "A100-SXM4-40GB"},
+		{"NVIDIA-A100-SXM4-40GB", "A100-SXM4-40GB"},
+		{"NVIDIA A100-SXM4-40GB", "A100-SXM4-40GB"}, // NVML name, with a space
+		{"a100", "A100-SXM4-80GB"},                  // ambiguous: documented choice
+		{"A100-80GB", "A100-SXM4-80GB"},
+		{"nvidia-a100-sxm4-80gb", "A100-SXM4-80GB"},
+		{"h100", "H100-SXM5-80GB"}, // ambiguous: documented choice
+		{"H100 80GB HBM3", "H100-SXM5-80GB"},
+		{"NVIDIA-H100-80GB-HBM3", "H100-SXM5-80GB"},
+		{"h100-pcie", "H100-PCIe-80GB"},
+		{"H100_NVL", "H100-NVL-94GB"},
+		{"h200", "H200-141GB"},
+		{"NVIDIA-H200", "H200-141GB"},
+		{"B200", "B200-180GB"},
+		{"a30", "A30-24GB"},
+		{"a10g", "A10G"},
+		{"NVIDIA-A10G", "A10G"},
+		{"l4", "L4"},
+		{"L40S", "L40S"},
+		{"t4", "T4"},
+		{"Tesla-T4", "T4"},
+		{"  H200-141GB  ", "H200-141GB"},
+	}
+	for _, c := range cases {
+		m, err := Lookup(c.alias)
+		if err != nil {
+			t.Errorf("Lookup(%q): %v", c.alias, err)
+			continue
+		}
+		if m.Name != c.want {
+			t.Errorf("Lookup(%q) = %s, want %s", c.alias, m.Name, c.want)
+		}
+	}
+}
+
+func TestLookupUnknownListsModels(t *testing.T) {
+	_, err := Lookup("v100")
+	if err == nil {
+		t.Fatal("Lookup(v100) succeeded")
+	}
+	for _, m := range Models() {
+		if !strings.Contains(err.Error(), m.Name) {
+			t.Errorf("error %q does not list %s", err, m.Name)
+		}
+	}
+}
+
+func TestEveryModelFindableByItsNames(t *testing.T) {
+	for _, m := range Models() {
+		for _, a := range append([]string{m.Name, m.ProductLabel, strings.ToUpper(m.Name)}, m.Aliases...) {
+			got, err := Lookup(a)
+			if err != nil || got != m {
+				t.Errorf("Lookup(%q) = %v, %v; want %s", a, got, err, m.Name)
+			}
+		}
+	}
+}
+
+func TestModelForInstanceType(t *testing.T) {
+	cases := []struct {
+		it, model string
+		gpus      int
+	}{
+		{"p4d.24xlarge", "A100-SXM4-40GB", 8},
+		{"p4de.24xlarge", "A100-SXM4-80GB", 8},
+		{"p5.48xlarge", "H100-SXM5-80GB", 8},
+		{"p5.4xlarge", "H100-SXM5-80GB", 1},
+		{"p5e.48xlarge", "H200-141GB", 8},
+		{"P5EN.48XLARGE", "H200-141GB", 8},
+		{"p6-b200.48xlarge", "B200-180GB", 8},
+		{"g5.xlarge", "A10G", 1},
+		{"g5.12xlarge", "A10G", 4},
+		{"g5.48xlarge", "A10G", 8},
+		{"g6.24xlarge", "L4", 4},
+		{"g6e.48xlarge", "L40S", 8},
+		{"g4dn.xlarge", "T4", 1},
+		{"g4dn.12xlarge", "T4", 4},
+		{"g4dn.metal", "T4", 8},
+	}
+	for _, c := range cases {
+		m, it, err := ModelForInstanceType(c.it)
+		if err != nil {
+			t.Errorf("%s: %v", c.it, err)
+			continue
+		}
+		if m.Name != c.model || it.GPUs != c.gpus {
+			t.Errorf("%s = %s x%d, want %s x%d", c.it, m.Name, it.GPUs, c.model, c.gpus)
+		}
+	}
+	if _, _, err := ModelForInstanceType("m5.large"); err == nil || !strings.Contains(err.Error(), "p4de.24xlarge") {
+		t.Errorf("m5.large: want error listing GPU instance types, got %v", err)
+	}
+}
+
+// TestCatalogIntegrity checks the tables against each other so that a typo
+// in one fact cannot pass silently.
+func TestCatalogIntegrity(t *testing.T) {
+	seenIT := map[string]string{}
+	for _, m := range Models() {
+		if m.ProductLabel == "" || m.MemoryGB <= 0 {
+			t.Errorf("%s: missing product label or memory", m.Name)
+		}
+		for _, it := range m.InstanceTypes {
+			if prev, dup := seenIT[it.Name]; dup {
+				t.Errorf("instance type %s on %s and %s", it.Name, prev, m.Name)
+			}
+			seenIT[it.Name] = m.Name
+			if it.GPUs < 1 {
+				t.Errorf("%s: %s has %d GPUs", m.Name, it.Name, it.GPUs)
+			}
+		}
+		if (m.KarpenterGPUName == "") != (m.KarpenterGPUMemoryMiB == 0) || (m.KarpenterGPUName == "") != (len(m.InstanceTypes) == 0) {
+			t.Errorf("%s: Karpenter name, memory and instance types must be set together", m.Name)
+		}
+		if !m.MIGCapable() {
+			if m.MemorySlices != 0 || m.Balanced != nil || len(m.PCIDeviceIDs) != 0 {
+				t.Errorf("%s: MIG data on a model without MIG", m.Name)
+			}
+			continue
+		}
+		if len(m.MIG) > len(countKey{}) {
+			t.Errorf("%s: %d profiles, countKey holds %d", m.Name, len(m.MIG), len(countKey{}))
+		}
+		if len(m.PCIDeviceIDs) == 0 || m.Balanced == nil {
+			t.Errorf("%s: MIG model without PCI ids or all-balanced", m.Name)
+		}
+		top := m.MIG[len(m.MIG)-1]
+		if top.ComputeSlices != m.ComputeSlices || top.MemorySlices != m.MemorySlices || top.MemoryGB != m.MemoryGB {
+			t.Errorf("%s: full-GPU profile %s disagrees with the model geometry", m.Name, top.Name)
+		}
+		for _, p := range m.MIG {
+			for _, s := range p.Starts {
+				if s < 0 || s+p.MemorySlices > m.MemorySlices {
+					t.Errorf("%s %s: start %d+%d outside %d memory slices", m.Name, p.Name, s, p.MemorySlices, m.MemorySlices)
+				}
+			}
+			if p.ComputeSlices > p.MemorySlices && m.MemorySlices >= m.ComputeSlices {
+				t.Errorf("%s %s: more compute than memory slices", m.Name, p.Name)
+			}
+		}
+		if err := ValidateLayout(m, m.Balanced); err != nil {
+			t.Errorf("%s all-balanced: %v", m.Name, err)
+		}
+	}
+}

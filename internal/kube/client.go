@@ -1,0 +1,66 @@
+// Package kube is the provider's one way to talk to a cluster: a lazily built client, server-side
+// apply under one field manager, get, delete-and-wait, and a discovery check that turns a missing
+// API into an install hint. It has no Terraform imports.
+package kube
+
+import (
+	"fmt"
+	"sync"
+
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/discovery/cached/memory"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/rest"
+)
+
+// DefaultFieldManager is the server-side apply field manager unless the provider sets another.
+const DefaultFieldManager = "mlplatform"
+
+// Client is shared by every resource of one provider instance. Nothing contacts the cluster until
+// the first read or write, so a plan that only creates objects works without a reachable cluster.
+type Client struct {
+	fieldManager string
+	loadConfig   func() (*rest.Config, error)
+
+	once      sync.Once
+	initErr   error
+	dynamic   dynamic.Interface
+	discovery discovery.CachedDiscoveryInterface
+	served    sync.Map // schema.GroupVersionResource -> struct{}: found once, never asked again
+}
+
+// NewClient returns a client that calls loadConfig on first use.
+func NewClient(loadConfig func() (*rest.Config, error), fieldManager string) *Client {
+	if fieldManager == "" {
+		fieldManager = DefaultFieldManager
+	}
+	return &Client{fieldManager: fieldManager, loadConfig: loadConfig}
+}
+
+// FieldManager is the name under which this client's server-side applies own fields.
+func (c *Client) FieldManager() string { return c.fieldManager }
+
+func (c *Client) connect() error {
+	c.once.Do(func() {
+		cfg, err := c.loadConfig()
+		if err != nil {
+			c.initErr = fmt.Errorf("loading the Kubernetes client configuration: %w", err)
+			return
+		}
+		cfg = rest.CopyConfig(cfg)
+		cfg.UserAgent = "terraform-provider-mlplatform"
+		// Terraform refreshes and applies many objects in parallel; client-go's default of 5 QPS
+		// would serialise them behind its rate limiter.
+		cfg.QPS, cfg.Burst = 100, 200
+		if c.dynamic, c.initErr = dynamic.NewForConfig(cfg); c.initErr != nil {
+			return
+		}
+		dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+		if err != nil {
+			c.initErr = err
+			return
+		}
+		c.discovery = memory.NewMemCacheClient(dc)
+	})
+	return c.initErr
+}

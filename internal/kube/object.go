@@ -1,0 +1,99 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
+)
+
+// Apply writes obj (an upstream apply configuration or typed object with apiVersion, kind and
+// metadata.name set) with server-side apply under the client's field manager.
+//
+// Force is on: Terraform is the source of truth for the fields it declares, so a field another
+// manager took over (kubectl edit, a controller) is taken back instead of failing the apply with a
+// conflict. Fields this manager never set are left to their owners.
+func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unstructured, error) {
+	body, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", k, err)
+	}
+	var meta struct {
+		Metadata struct{ Name, Namespace string } `json:"metadata"`
+	}
+	if err := json.Unmarshal(body, &meta); err != nil || meta.Metadata.Name == "" {
+		return nil, fmt.Errorf("encoding %s: object has no metadata.name", k)
+	}
+	ns, name := meta.Metadata.Namespace, meta.Metadata.Name
+	if err := c.EnsureServed(ctx, k); err != nil {
+		return nil, err
+	}
+	force := true
+	out, err := c.resource(k, ns).Patch(ctx, name, types.ApplyPatchType, body,
+		metav1.PatchOptions{FieldManager: c.fieldManager, Force: &force})
+	return out, describe(err, "patch", k, ns, name)
+}
+
+// Get reads one object. A missing object is an error for which IsNotFound is true.
+func (c *Client) Get(ctx context.Context, k Kind, namespace, name string) (*unstructured.Unstructured, error) {
+	if err := c.connect(); err != nil {
+		return nil, err
+	}
+	out, err := c.resource(k, namespace).Get(ctx, name, metav1.GetOptions{})
+	if IsNotFound(err) {
+		return nil, err
+	}
+	return out, describe(err, "get", k, namespace, name)
+}
+
+// Delete deletes an object and waits until it is gone or ctx ends. An object already gone is
+// success. On timeout the error carries the finalizers still holding it.
+func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string) error {
+	if err := c.connect(); err != nil {
+		return err
+	}
+	policy := metav1.DeletePropagationBackground
+	err := c.resource(k, namespace).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
+	if IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return describe(err, "delete", k, namespace, name)
+	}
+	var last *unstructured.Unstructured
+	err = wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+		obj, err := c.resource(k, namespace).Get(ctx, name, metav1.GetOptions{})
+		if IsNotFound(err) {
+			return true, nil
+		}
+		last = obj
+		return false, describe(err, "get", k, namespace, name)
+	})
+	if err != nil && last != nil {
+		return &StillPresentError{Kind: k, Namespace: namespace, Name: name, Finalizers: last.GetFinalizers(), cause: err}
+	}
+	return err
+}
+
+// StillPresentError is a delete that timed out; Finalizers are what still held the object.
+type StillPresentError struct {
+	Kind            Kind
+	Namespace, Name string
+	Finalizers      []string
+	cause           error
+}
+
+func (e *StillPresentError) Error() string {
+	msg := fmt.Sprintf("%s %s was not gone in time", e.Kind, qualified(e.Namespace, e.Name))
+	if len(e.Finalizers) > 0 {
+		msg += fmt.Sprintf("; finalizers still holding it: %v", e.Finalizers)
+	}
+	return msg + ": " + e.cause.Error()
+}
+
+func (e *StillPresentError) Unwrap() error { return e.cause }

@@ -1,0 +1,39 @@
+// Package provider is the mlplatform Terraform provider: its schema, configuration and the list
+// of resources and data sources.
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+)
+
+var _ provider.Provider = &mlplatformProvider{}
+
+type mlplatformProvider struct {
+	version string
+}
+
+// New returns a constructor for the provider, as providerserver.Serve wants it.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &mlplatformProvider{version: version} }
+}
+
+func (p *mlplatformProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "mlplatform"
+	resp.Version = p.version
+}
+
+func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		kueue.NewResourceFlavorResource,
+	}
+}
+
+func (p *mlplatformProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return nil
+}

@@ -1,0 +1,4 @@
+package kueue
+
+// Exported for the package's external (acceptance) tests.
+var ResourceFlavorKind = resourceFlavorKind

@@ -1,0 +1,179 @@
+package kueue
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// Limits from the ResourceFlavor CRD (kueue v0.17 apis/kueue/v1beta2/resourceflavor_types.go).
+const (
+	maxFlavorNodeLabels  = 8 // +kubebuilder:validation:MaxProperties=8
+	maxFlavorNodeTaints  = 8 // +kubebuilder:validation:MaxItems=8
+	maxFlavorTolerations = 8 // +kubebuilder:validation:MaxItems=8
+)
+
+type resourceFlavorModel struct {
+	framework.Metadata
+	NodeLabels   types.Map                   `tfsdk:"node_labels"`
+	NodeTaints   []framework.TaintModel      `tfsdk:"node_taints"`
+	Tolerations  []framework.TolerationModel `tfsdk:"tolerations"`
+	TopologyName types.String                `tfsdk:"topology_name"`
+}
+
+type resourceFlavor struct{}
+
+// NewResourceFlavorResource is mlplatform_resource_flavor.
+func NewResourceFlavorResource() resource.Resource {
+	return &framework.Resource[resourceFlavorModel, *resourceFlavorModel]{Spec: resourceFlavor{}}
+}
+
+func (resourceFlavor) Kind() kube.Kind    { return resourceFlavorKind }
+func (resourceFlavor) TypeSuffix() string { return "resource_flavor" }
+
+func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
+	// Kueue's CEL rules make these immutable once topologyName is set.
+	immutableWithTopology := "Kueue forbids changing it while `topology_name` is set, so a change then replaces the flavor."
+	attrs := framework.MetadataAttributes("ResourceFlavor")
+	attrs["node_labels"] = schema.MapAttribute{
+		ElementType: types.StringType,
+		Optional:    true,
+		MarkdownDescription: "Labels of the nodes this flavor stands for; Kueue adds them as node affinity to admitted " +
+			"pods. At most 8. " + immutableWithTopology,
+		Validators:    framework.LabelMapValidators(mapvalidator.SizeAtMost(maxFlavorNodeLabels)),
+		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(replaceMapIfTopology, immutableWithTopology, immutableWithTopology)},
+	}
+	attrs["node_taints"] = schema.ListNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Taints of the nodes this flavor stands for: a workload is admitted to the flavor only " +
+			"if its pods tolerate them. At most 8, unique by key and effect.",
+		NestedObject: schema.NestedAttributeObject{Attributes: framework.TaintAttributes()},
+		Validators:   []validator.List{listvalidator.SizeAtMost(maxFlavorNodeTaints), framework.TaintsUnique()},
+	}
+	attrs["tolerations"] = schema.ListNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Tolerations Kueue adds to the pods of workloads admitted to this flavor. At most 8. " +
+			immutableWithTopology,
+		NestedObject: schema.NestedAttributeObject{
+			Attributes: framework.TolerationAttributes(),
+			Validators: []validator.Object{framework.TolerationRules()},
+		},
+		Validators:    []validator.List{listvalidator.SizeAtMost(maxFlavorTolerations)},
+		PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplaceIf(replaceListIfTopology, immutableWithTopology, immutableWithTopology)},
+	}
+	attrs["topology_name"] = schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "Name of the Kueue `Topology` for topology-aware scheduling. Needs at least one " +
+			"`node_labels` entry. Changing it replaces the flavor.",
+		Validators: []validator.String{
+			framework.DNSSubdomain(),
+			topologyNeedsNodeLabels{},
+		},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringIfTopology, immutableWithTopology, immutableWithTopology)},
+	}
+	return schema.Schema{
+		MarkdownDescription: "A Kueue `ResourceFlavor` (kueue.x-k8s.io/v1beta2): one kind of node (GPU model, capacity " +
+			"type, MIG slicing) that ClusterQueues give quota for. Every check Kueue's CRD and admission webhook make " +
+			"is made at plan time.",
+		Attributes: attrs,
+		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
+	}
+}
+
+// hasTopology reports whether the flavor in state has a topology name; Kueue then refuses
+// in-place changes to node labels, tolerations and the topology name.
+func hasTopology(ctx context.Context, state tfsdk.State) bool {
+	var v types.String
+	if state.Raw.IsNull() || state.GetAttribute(ctx, path.Root("topology_name"), &v).HasError() {
+		return false
+	}
+	return !v.IsNull()
+}
+
+func replaceMapIfTopology(ctx context.Context, req planmodifier.MapRequest, resp *mapplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = hasTopology(ctx, req.State)
+}
+
+func replaceListIfTopology(ctx context.Context, req planmodifier.ListRequest, resp *listplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = hasTopology(ctx, req.State)
+}
+
+func replaceStringIfTopology(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = hasTopology(ctx, req.State)
+}
+
+// topologyNeedsNodeLabels is Kueue's CEL rule "at least one nodeLabel is required when topology is set".
+type topologyNeedsNodeLabels struct{}
+
+func (topologyNeedsNodeLabels) Description(context.Context) string {
+	return "needs at least one node_labels entry"
+}
+func (v topologyNeedsNodeLabels) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (topologyNeedsNodeLabels) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() {
+		return
+	}
+	var labels types.Map
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("node_labels"), &labels)...)
+	if !labels.IsUnknown() && len(labels.Elements()) == 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid topology_name",
+			"Attribute topology_name needs at least one node_labels entry (a Kueue ResourceFlavor rule)")
+	}
+}
+
+func (resourceFlavor) Expand(ctx context.Context, m *resourceFlavorModel, meta framework.ObjectMeta) (any, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	spec := kueueac.ResourceFlavorSpec().
+		WithNodeTaints(framework.ExpandTaints(m.NodeTaints)...).
+		WithTolerations(framework.ExpandTolerations(m.Tolerations)...)
+	if !m.NodeLabels.IsNull() {
+		labels := map[string]string{}
+		diags.Append(m.NodeLabels.ElementsAs(ctx, &labels, false)...)
+		spec.WithNodeLabels(labels)
+	}
+	if !m.TopologyName.IsNull() {
+		spec.WithTopologyName(kueuev1beta2.TopologyReference(m.TopologyName.ValueString()))
+	}
+	return kueueac.ResourceFlavor(meta.Name).WithLabels(meta.Labels).WithAnnotations(meta.Annotations).WithSpec(spec), diags
+}
+
+func (resourceFlavor) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *resourceFlavorModel, importing bool) diag.Diagnostics {
+	var diags diag.Diagnostics
+	var rf kueuev1beta2.ResourceFlavor
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &rf); err != nil {
+		diags.AddError("Decoding ResourceFlavor "+obj.GetName(), err.Error())
+		return diags
+	}
+	// nodeLabels is an atomic map in the CRD: whoever applies it owns all of it, so every live
+	// entry is Terraform's and any added elsewhere is drift that the next apply removes.
+	m.NodeLabels = framework.AtomicMap(rf.Spec.NodeLabels, m.NodeLabels)
+	m.NodeTaints = framework.FlattenTaints(rf.Spec.NodeTaints, m.NodeTaints)
+	m.Tolerations = framework.FlattenTolerations(rf.Spec.Tolerations, m.Tolerations)
+	m.TopologyName = types.StringNull()
+	if rf.Spec.TopologyName != nil {
+		m.TopologyName = types.StringValue(string(*rf.Spec.TopologyName))
+	}
+	return diags
+}

@@ -1,0 +1,101 @@
+// Package testcluster runs a local Kubernetes control plane (etcd and kube-apiserver, started by
+// controller-runtime's envtest) with the upstream CRDs of the Kueue, Karpenter and Argo versions
+// pinned in go.mod. Acceptance tests and `make demo` use it when no KUBECONFIG is given.
+package testcluster
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// Cluster is a running local control plane.
+type Cluster struct {
+	env *envtest.Environment
+	// Config is an admin (system:masters) client configuration.
+	Config *rest.Config
+	// Kubeconfig is the path of a kubeconfig file for Config.
+	Kubeconfig string
+}
+
+// Start builds the control plane's binaries if they are not cached yet, starts them, installs the
+// CRDs and writes an admin kubeconfig into dir.
+func Start(dir string) (*Cluster, error) {
+	apiserver, err := Tool("kube-apiserver")
+	if err != nil {
+		return nil, err
+	}
+	etcd, err := Tool("etcd")
+	if err != nil {
+		return nil, err
+	}
+	crdDirs, err := crdDirectories()
+	if err != nil {
+		return nil, err
+	}
+	env := &envtest.Environment{
+		ControlPlane: envtest.ControlPlane{
+			APIServer: &envtest.APIServer{Path: apiserver, StartTimeout: 2 * time.Minute},
+			Etcd:      &envtest.Etcd{Path: etcd, StartTimeout: time.Minute},
+		},
+		CRDInstallOptions: envtest.CRDInstallOptions{
+			Paths:              crdDirs,
+			CRDs:               karpenterCRDs(),
+			ErrorIfPathMissing: true,
+			// envtest's default of 10s is too short on a busy 2-core machine.
+			MaxTime: 2 * time.Minute,
+		},
+	}
+	if _, err := env.Start(); err != nil {
+		return nil, fmt.Errorf("starting the local control plane: %w", err)
+	}
+	c := &Cluster{env: env}
+	admin, err := env.AddUser(envtest.User{Name: "mlplatform-admin", Groups: []string{"system:masters"}}, nil)
+	if err == nil {
+		c.Config = admin.Config()
+		var kubeconfig []byte
+		if kubeconfig, err = admin.KubeConfig(); err == nil {
+			c.Kubeconfig = filepath.Join(dir, "kubeconfig")
+			err = os.WriteFile(c.Kubeconfig, kubeconfig, 0o600)
+		}
+	}
+	if err != nil {
+		_ = env.Stop()
+		return nil, fmt.Errorf("writing the local control plane's kubeconfig: %w", err)
+	}
+	return c, nil
+}
+
+// Stop stops the control plane and removes its data.
+func (c *Cluster) Stop() error { return c.env.Stop() }
+
+// Tool returns the path of a cached tool, building it on first use (see tools/build.sh).
+func Tool(name string) (string, error) {
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(filepath.Join(root, "internal/testcluster/tools/build.sh"), "path", name)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("building %s with internal/testcluster/tools/build.sh: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// repoRoot is the directory of the provider's go.mod, found from the working directory (a test
+// runs in its package's directory).
+func repoRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
+		return "", fmt.Errorf("finding the repository root (go env GOMOD): run from inside the repository: %v", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
