@@ -26,6 +26,34 @@ type Metadata struct {
 // Meta gives the generic resource cycle access to the embedded metadata.
 func (m *Metadata) Meta() *Metadata { return m }
 
+// NamespacedMetadata is Metadata for namespaced objects. Embed it (untagged) in the model and use
+// NamespacedMetadataAttributes.
+type NamespacedMetadata struct {
+	Metadata
+	Namespace types.String `tfsdk:"namespace"`
+}
+
+// NamespaceValue is the object's namespace; the generic cycle looks for this method.
+func (m *NamespacedMetadata) NamespaceValue() string { return m.Namespace.ValueString() }
+
+// NamespacedMetadataAttributes are MetadataAttributes plus a required `namespace`. A resource
+// with a default namespace replaces that attribute.
+func NamespacedMetadataAttributes(kind string) map[string]schema.Attribute {
+	attrs := MetadataAttributes(kind)
+	attrs["id"] = schema.StringAttribute{
+		Computed:            true,
+		MarkdownDescription: "`<namespace>/<name>` of the " + kind + "; the import ID.",
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+	attrs["namespace"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Namespace of the " + kind + "; it must exist. Changing it replaces the object.",
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          []validator.String{DNSLabel()},
+	}
+	return attrs
+}
+
 // MetadataAttributes returns the metadata attributes; kind names the object in descriptions.
 func MetadataAttributes(kind string) map[string]schema.Attribute {
 	return map[string]schema.Attribute{

@@ -2,6 +2,8 @@ package framework
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -19,6 +21,7 @@ const DefaultTimeout = 5 * time.Minute
 
 // ObjectMeta is the metadata the cycle computed for Expand to put on the object.
 type ObjectMeta struct {
+	Namespace   string // empty for cluster-scoped objects
 	Name        string
 	Labels      map[string]string // default_labels merged with the resource's labels
 	Annotations map[string]string
@@ -39,10 +42,26 @@ type Spec[M any] interface {
 	Flatten(ctx context.Context, obj *unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
 }
 
-// Model is satisfied by a pointer to a model that embeds Metadata.
+// Model is satisfied by a pointer to a model that embeds Metadata or NamespacedMetadata.
 type Model[M any] interface {
 	*M
 	Meta() *Metadata
+}
+
+// namespaceOf is the namespace of a model that embeds NamespacedMetadata, else "".
+func namespaceOf(m any) string {
+	if n, ok := m.(interface{ NamespaceValue() string }); ok {
+		return n.NamespaceValue()
+	}
+	return ""
+}
+
+// objectID is the Terraform ID of an object: its name, or namespace/name.
+func objectID(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
 }
 
 // Resource is a Terraform resource for one kind of Kubernetes object.
@@ -114,6 +133,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 }, diags *diag.Diagnostics) {
 	meta := PM(m).Meta()
 	om := ObjectMeta{
+		Namespace:   namespaceOf(PM(m)),
 		Name:        meta.Name.ValueString(),
 		Labels:      r.Provider.MergeLabels(mapOf(ctx, meta.Labels, diags)),
 		Annotations: mapOf(ctx, meta.Annotations, diags),
@@ -125,11 +145,11 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	}
 	live, err := r.Provider.Client.Apply(ctx, r.Spec.Kind(), obj)
 	if err != nil {
-		diags.AddError("Applying "+r.Spec.Kind().Kind+" "+om.Name, err.Error())
+		diags.AddError("Applying "+r.Spec.Kind().Kind+" "+objectID(om.Namespace, om.Name), err.Error())
 		return
 	}
 	// The planned values are what was applied; only computed attributes come from the server.
-	meta.ID = types.StringValue(om.Name)
+	meta.ID = types.StringValue(objectID(om.Namespace, om.Name))
 	meta.UID = types.StringValue(string(live.GetUID()))
 	meta.LabelsAll = MapValue(om.Labels)
 	diags.Append(state.Set(ctx, m)...)
@@ -142,19 +162,16 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	meta := PM(&m).Meta()
-	name := meta.Name.ValueString()
-	if name == "" {
-		name = meta.ID.ValueString()
-	}
+	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	importing := meta.UID.IsNull()
-	live, err := r.Provider.Client.Get(ctx, r.Spec.Kind(), "", name)
+	live, err := r.Provider.Client.Get(ctx, r.Spec.Kind(), ns, name)
 	if kube.IsNotFound(err) && !importing {
 		// Deleted outside Terraform: forget it, and the next plan creates it again.
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Reading "+r.Spec.Kind().Kind+" "+name, err.Error())
+		resp.Diagnostics.AddError("Reading "+r.Spec.Kind().Kind+" "+objectID(ns, name), err.Error())
 		return
 	}
 	r.flattenMeta(ctx, live, meta, importing, &resp.Diagnostics)
@@ -168,10 +185,13 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 // flattenMeta reads metadata back, keeping only the labels and annotations Terraform manages so
 // that what other tools add causes no diff.
 func (r *Resource[M, PM]) flattenMeta(ctx context.Context, live *unstructured.Unstructured, meta *Metadata, importing bool, diags *diag.Diagnostics) {
-	meta.ID = types.StringValue(live.GetName())
+	meta.ID = types.StringValue(objectID(live.GetNamespace(), live.GetName()))
 	meta.Name = types.StringValue(live.GetName())
 	meta.UID = types.StringValue(string(live.GetUID()))
 	labels := live.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
 	if importing {
 		// Labels equal to a default label are taken to come from default_labels.
 		own := map[string]string{}
@@ -202,13 +222,25 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	if err := r.Provider.Client.Delete(ctx, r.Spec.Kind(), "", meta.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Deleting "+r.Spec.Kind().Kind+" "+meta.Name.ValueString(), err.Error())
+	ns := namespaceOf(PM(&m))
+	if err := r.Provider.Client.Delete(ctx, r.Spec.Kind(), ns, meta.Name.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Deleting "+r.Spec.Kind().Kind+" "+objectID(ns, meta.Name.ValueString()), err.Error())
 	}
 }
 
-// ImportState takes the object's name as the import ID.
+// ImportState takes the object's name, or namespace/name for a namespaced kind, as the import ID.
 func (r *Resource[M, PM]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	name := req.ID
+	if r.Spec.Kind().Namespaced {
+		ns, n, ok := strings.Cut(req.ID, "/")
+		if !ok || ns == "" || n == "" {
+			resp.Diagnostics.AddError("Invalid import ID",
+				fmt.Sprintf("%s is namespaced: import it as <namespace>/<name>, got %q", r.Spec.Kind().Kind, req.ID))
+			return
+		}
+		name = n
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("namespace"), ns)...)
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
 }

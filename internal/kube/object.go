@@ -36,6 +36,11 @@ func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unst
 	force := true
 	out, err := c.resource(k, ns).Patch(ctx, name, types.ApplyPatchType, body,
 		metav1.PatchOptions{FieldManager: c.fieldManager, Force: &force})
+	if k.Namespaced && IsNotFound(err) {
+		// An apply creates the object, so a NotFound can only be its namespace.
+		return nil, fmt.Errorf("namespace %q does not exist: create it before the %s %s (e.g. with a kubernetes_namespace resource): %w",
+			ns, k.Kind, name, err)
+	}
 	return out, describe(err, "patch", k, ns, name)
 }
 
