@@ -95,3 +95,12 @@ func PreCheck(t *testing.T) {
 		t.Fatal("no cluster: acceptance tests need TF_ACC=1 and acctest.Run as TestMain")
 	}
 }
+
+// RestConfig is the admin client configuration of the test cluster.
+func RestConfig(t testing.TB) *rest.Config {
+	t.Helper()
+	if restConfig == nil {
+		t.Fatal("acctest.RestConfig needs TF_ACC and acctest.Run as TestMain")
+	}
+	return rest.CopyConfig(restConfig)
+}

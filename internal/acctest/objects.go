@@ -77,8 +77,11 @@ func CheckDestroyed(t *testing.T, tfType string, k kube.Kind) func(*terraform.St
 			}
 			ns := rs.Primary.Attributes["namespace"]
 			_, err := Dynamic(t).Resource(k.GVR).Namespace(ns).Get(context.Background(), rs.Primary.Attributes["name"], metav1.GetOptions{})
+			if err == nil {
+				return fmt.Errorf("%s %s still exists after destroy", k, rs.Primary.ID)
+			}
 			if !apierrors.IsNotFound(err) {
-				return fmt.Errorf("%s %s still exists after destroy (err=%v)", k, rs.Primary.ID, err)
+				return fmt.Errorf("checking %s %s after destroy: %w", k, rs.Primary.ID, err)
 			}
 		}
 		return nil

@@ -53,7 +53,7 @@ func TestLayoutErrorMessages(t *testing.T) {
 func TestParseLayout(t *testing.T) {
 	cases := map[string]string{
 		"3g.40gb=2,1g.10gb=1":      "3g.40gb=2,1g.10gb=1",
-		" 1G.10GB = 1 , 3g.40gb=2": "3g.40gb=2,1g.10gb=1",
+		" 1G.10GB = 1 , 3g.40gb=2": "3g.40gb=2,1g.10gb=1", //nolint:gocritic // the spaces are what the parser must accept
 		"1g.10gb.me":               "1g.10gb+me=1",
 		"1g.10gb,1g.10gb+me=1":     "1g.10gb=1,1g.10gb+me=1",
 		"2g.20gb=0,4g.40gb":        "4g.40gb=1",

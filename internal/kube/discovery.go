@@ -2,11 +2,13 @@ package kube
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery/cached/memory"
 )
 
 // NotInstalledError says that the cluster does not serve an API the provider needs.
@@ -44,7 +46,8 @@ func (c *Client) EnsureServed(ctx context.Context, k Kind) error {
 
 func (c *Client) serves(k Kind) (bool, error) {
 	list, err := c.discovery.ServerResourcesForGroupVersion(k.GVR.GroupVersion().String())
-	if apierrors.IsNotFound(err) {
+	// The cached client reports a group/version the server does not serve as ErrCacheNotFound.
+	if apierrors.IsNotFound(err) || errors.Is(err, memory.ErrCacheNotFound) {
 		return false, nil
 	}
 	if err != nil {

@@ -83,7 +83,7 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 	attrs["topology_name"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "Name of the Kueue `Topology` for topology-aware scheduling. Needs at least one " +
-			"`node_labels` entry. Changing it replaces the flavor.",
+			"`node_labels` entry. It can be set on an existing flavor; once set, Kueue forbids changing it, so a change replaces the flavor.",
 		Validators: []validator.String{
 			framework.DNSSubdomain(),
 			topologyNeedsNodeLabels{},

@@ -1,5 +1,5 @@
 // Command controlplane runs the local control plane until it is sent SIGINT or SIGTERM, for
-// `make demo` and for trying the provider by hand. It writes the admin kubeconfig to -kubeconfig.
+// `make demo` and for trying the provider by hand. It writes the admin kubeconfig to -write-kubeconfig (controller-runtime owns -kubeconfig).
 package main
 
 import (
@@ -14,10 +14,10 @@ import (
 )
 
 func main() {
-	kubeconfig := flag.String("kubeconfig", "", "where to write the admin kubeconfig (required)")
+	kubeconfig := flag.String("write-kubeconfig", "", "where to write the admin kubeconfig (required)")
 	flag.Parse()
 	if *kubeconfig == "" {
-		log.Fatal("-kubeconfig is required")
+		log.Fatal("-write-kubeconfig is required")
 	}
 	dir, err := os.MkdirTemp("", "mlplatform-controlplane-")
 	if err != nil {

@@ -1,0 +1,149 @@
+package kube_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+var (
+	configMaps      = kube.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, Kind: "ConfigMap", Namespaced: true, Requires: "Kubernetes"}
+	resourceFlavors = kube.Kind{GVR: schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "resourceflavors"}, Kind: "ResourceFlavor", Requires: "Kueue v0.15 or newer"}
+)
+
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("needs a cluster: set TF_ACC=1")
+	}
+	t.Parallel()
+}
+
+func adminClient(t *testing.T) *kube.Client {
+	cfg := acctest.RestConfig(t)
+	return kube.NewClient(func() (*rest.Config, error) { return cfg, nil }, "")
+}
+
+func TestClient_isLazy(t *testing.T) {
+	calls := 0
+	c := kube.NewClient(func() (*rest.Config, error) { calls++; return nil, errors.New("no cluster") }, "")
+	if calls != 0 || c.FieldManager() != kube.DefaultFieldManager {
+		t.Fatalf("NewClient loaded the configuration (%d calls) or field manager %q", calls, c.FieldManager())
+	}
+	_, err := c.Get(context.Background(), configMaps, "default", "x")
+	if calls != 1 || err == nil || !strings.Contains(err.Error(), "no cluster") {
+		t.Fatalf("first use: %d calls, err %v", calls, err)
+	}
+}
+
+func TestAccClient_notInstalled(t *testing.T) {
+	requireAcc(t)
+	widgets := kube.Kind{GVR: schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "widgets"}, Kind: "Widget", Requires: "Widget operator v1"}
+	_, err := adminClient(t).Apply(context.Background(), widgets, map[string]any{
+		"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w"},
+	})
+	var notInstalled *kube.NotInstalledError
+	if !errors.As(err, &notInstalled) {
+		t.Fatalf("err = %v, want NotInstalledError", err)
+	}
+	want := "Widget operator v1 (widgets.example.com/v1) is not installed on this cluster"
+	if !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %q, want it to contain %q", err, want)
+	}
+}
+
+func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
+	requireAcc(t)
+	ctx := context.Background()
+	admin := kubernetes.NewForConfigOrDie(acctest.RestConfig(t))
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "no-rights", Namespace: "default"}}
+	if _, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, sa, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, "no-rights", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := rest.AnonymousClientConfig(acctest.RestConfig(t))
+	cfg.BearerToken = tok.Status.Token
+	c := kube.NewClient(func() (*rest.Config, error) { return cfg, nil }, "")
+	_, err = c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor("forbidden"))
+	want := `RBAC refused verb "patch" on resource "resourceflavors" (group "kueue.x-k8s.io") cluster-wide`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err = %v, want it to contain %q", err, want)
+	}
+}
+
+func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
+	requireAcc(t)
+	ctx := context.Background()
+	c := adminClient(t)
+	cm := corev1ac.ConfigMap("idempotent", "default").WithData(map[string]string{"k": "v"})
+	first, err := c.Apply(ctx, configMaps, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Apply(ctx, configMaps, cm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.GetResourceVersion() != second.GetResourceVersion() {
+		t.Errorf("re-applying the same object wrote it again: resourceVersion %s -> %s", first.GetResourceVersion(), second.GetResourceVersion())
+	}
+	if err := c.Delete(ctx, configMaps, "default", "idempotent"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Get(ctx, configMaps, "default", "idempotent"); !kube.IsNotFound(err) {
+		t.Fatalf("after Delete, Get err = %v; want NotFound", err)
+	}
+	if err := c.Delete(ctx, configMaps, "default", "idempotent"); err != nil {
+		t.Fatalf("deleting an object already gone: %v", err)
+	}
+}
+
+func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
+	requireAcc(t)
+	ctx := context.Background()
+	c := adminClient(t)
+	held := corev1ac.ConfigMap("held", "default").WithFinalizers("example.com/hold")
+	if _, err := c.Apply(ctx, configMaps, held); err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	err := c.Delete(short, configMaps, "default", "held")
+	var still *kube.StillPresentError
+	if !errors.As(err, &still) || !strings.Contains(err.Error(), "example.com/hold") {
+		t.Fatalf("err = %v, want StillPresentError naming the finalizer", err)
+	}
+	// Release it; the object then goes.
+	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap("held", "default").WithFinalizers()); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Delete(ctx, configMaps, "default", "held"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAccClient_missingNamespace(t *testing.T) {
+	requireAcc(t)
+	_, err := adminClient(t).Apply(context.Background(), configMaps, corev1ac.ConfigMap("x", "no-such-namespace"))
+	if err == nil || !strings.Contains(err.Error(), `namespace "no-such-namespace" does not exist`) {
+		t.Fatalf("err = %v", err)
+	}
+}
