@@ -42,6 +42,19 @@ type Spec[M any] interface {
 	Flatten(ctx context.Context, obj *unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
 }
 
+// ReadyWaiter is implemented by a Spec whose objects report readiness (e.g. a ClusterQueue's
+// Active condition). The cycle calls it after every apply; it returns nil at once when the model
+// switches waiting off, and otherwise an error that says why the object is not ready.
+type ReadyWaiter[M any] interface {
+	WaitReady(ctx context.Context, c *kube.Client, m *M, applied *unstructured.Unstructured) error
+}
+
+// DeleteExplainer is implemented by a Spec whose deletes can be held up (by a finalizer that a
+// controller keeps while the object is in use); it says what holds the object.
+type DeleteExplainer interface {
+	ExplainStuckDelete(ctx context.Context, c *kube.Client, namespace, name string) string
+}
+
 // Model is satisfied by a pointer to a model that embeds Metadata or NamespacedMetadata.
 type Model[M any] interface {
 	*M
@@ -153,6 +166,13 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	meta.UID = types.StringValue(string(live.GetUID()))
 	meta.LabelsAll = MapValue(om.Labels)
 	diags.Append(state.Set(ctx, m)...)
+	// The object exists now, so it stays in state even when it does not become ready: Terraform
+	// then marks it tainted, and the next apply converges.
+	if w, ok := r.Spec.(ReadyWaiter[M]); ok {
+		if err := w.WaitReady(ctx, r.Provider.Client, m, live); err != nil {
+			diags.AddError(r.Spec.Kind().Kind+" "+objectID(om.Namespace, om.Name)+" is not ready", err.Error())
+		}
+	}
 }
 
 func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -224,7 +244,16 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	defer cancel()
 	ns := namespaceOf(PM(&m))
 	if err := r.Provider.Client.Delete(ctx, r.Spec.Kind(), ns, meta.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Deleting "+r.Spec.Kind().Kind+" "+objectID(ns, meta.Name.ValueString()), err.Error())
+		detail := err.Error()
+		if e, ok := r.Spec.(DeleteExplainer); ok && ctx.Err() != nil {
+			// The delete timed out: ask with a fresh context, since ctx is spent.
+			explainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			if why := e.ExplainStuckDelete(explainCtx, r.Provider.Client, ns, meta.Name.ValueString()); why != "" {
+				detail += "\n\n" + why
+			}
+		}
+		resp.Diagnostics.AddError("Deleting "+r.Spec.Kind().Kind+" "+objectID(ns, meta.Name.ValueString()), detail)
 	}
 }
 
