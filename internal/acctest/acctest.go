@@ -27,10 +27,11 @@ var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 var restConfig *rest.Config
 
 // Run is TestMain for packages with acceptance tests. With TF_ACC set it connects to the cluster
-// named by KUBECONFIG or, if none, starts a local control plane for the whole test binary, and
-// points the provider at it through KUBE_CONFIG_PATHS. It also finds Terraform for
-// terraform-plugin-testing when TF_ACC_TERRAFORM_PATH is not set.
-func Run(m *testing.M) int {
+// named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
+// testcluster.WithKueue()) for the whole test binary, and points the provider at it through
+// KUBE_CONFIG_PATHS. It also finds Terraform for terraform-plugin-testing when
+// TF_ACC_TERRAFORM_PATH is not set.
+func Run(m *testing.M, opts ...testcluster.Option) int {
 	if err := findTerraform(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -46,7 +47,7 @@ func Run(m *testing.M) int {
 			return 1
 		}
 		defer os.RemoveAll(dir)
-		c, err := testcluster.Start(dir)
+		c, err := testcluster.Start(dir, opts...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1

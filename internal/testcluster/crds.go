@@ -19,14 +19,27 @@ func crdDirectories() ([]string, error) {
 		{"sigs.k8s.io/kueue", "config/components/crd/bases"},
 		{"github.com/argoproj/argo-workflows/v3", "manifests/base/crds/full"},
 	} {
-		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", m.module).Output()
-		root := strings.TrimSpace(string(out))
-		if err != nil || root == "" {
-			return nil, fmt.Errorf("locating %s in the module cache (go list -m; run `go mod download`): %v", m.module, err)
+		root, _, err := moduleDir(m.module)
+		if err != nil {
+			return nil, err
 		}
 		dirs = append(dirs, filepath.Join(root, m.dir))
 	}
 	return dirs, nil
+}
+
+// moduleDir is the directory in the module cache and the version of a module that the provider's
+// go.mod requires.
+func moduleDir(module string) (dir, version string, err error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", module).Output()
+	dir, version, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
+	if err != nil {
+		return "", "", fmt.Errorf("locating %s in the module cache (go list -m): %w", module, err)
+	}
+	if dir == "" {
+		return "", "", fmt.Errorf("%s is not in the module cache: run `go mod download`", module)
+	}
+	return dir, version, nil
 }
 
 // karpenterCRDs are Karpenter's NodePool, NodeClaim and NodeOverlay and the AWS EC2NodeClass, as

@@ -4,6 +4,7 @@
 package testcluster
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,22 +12,48 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-logr/logr"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // Cluster is a running local control plane.
 type Cluster struct {
-	env *envtest.Environment
+	env   *envtest.Environment
+	kueue *kueueManager
 	// Config is an admin (system:masters) client configuration.
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
 	Kubeconfig string
 }
 
+// Option adds to what Start runs.
+type Option func(*options)
+
+type options struct{ kueue bool }
+
+// WithKueue also runs Kueue's controller manager, with its admission webhooks installed and served
+// locally, and waits until it answers. Its output goes to kueue.log in dir.
+func WithKueue() Option { return func(o *options) { o.kueue = true } }
+
 // Start builds the control plane's binaries if they are not cached yet, starts them, installs the
 // CRDs and writes an admin kubeconfig into dir.
-func Start(dir string) (*Cluster, error) {
+func Start(dir string, opts ...Option) (*Cluster, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	// envtest logs through controller-runtime, which prints a stack trace when no logger is set.
+	ctrllog.SetLogger(logr.Discard())
+	var kueueBin string
+	if o.kueue {
+		// Built before anything starts: the first build takes minutes.
+		var err error
+		if kueueBin, err = kueueTool(); err != nil {
+			return nil, err
+		}
+	}
 	apiserver, err := Tool("kube-apiserver")
 	if err != nil {
 		return nil, err
@@ -69,11 +96,23 @@ func Start(dir string) (*Cluster, error) {
 		_ = env.Stop()
 		return nil, fmt.Errorf("writing the local control plane's kubeconfig: %w", err)
 	}
+	if o.kueue {
+		if c.kueue, err = startKueue(kueueBin, dir, c); err != nil {
+			_ = env.Stop()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
-// Stop stops the control plane and removes its data.
-func (c *Cluster) Stop() error { return c.env.Stop() }
+// Stop stops Kueue if it runs, then the control plane, and removes their data.
+func (c *Cluster) Stop() error {
+	var errs []error
+	if c.kueue != nil {
+		errs = append(errs, c.kueue.stop())
+	}
+	return errors.Join(append(errs, c.env.Stop())...)
+}
 
 // Tool returns the path of a cached tool, building it on first use (see tools/build.sh).
 func Tool(name string) (string, error) {
@@ -94,8 +133,12 @@ func Tool(name string) (string, error) {
 // runs in its package's directory).
 func repoRoot() (string, error) {
 	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil || strings.TrimSpace(string(out)) == "" || strings.TrimSpace(string(out)) == os.DevNull {
-		return "", fmt.Errorf("finding the repository root (go env GOMOD): run from inside the repository: %v", err)
+	if err != nil {
+		return "", fmt.Errorf("finding the repository root (go env GOMOD): %w", err)
 	}
-	return filepath.Dir(strings.TrimSpace(string(out))), nil
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("finding the repository root: run from inside the repository (go env GOMOD is %q)", gomod)
+	}
+	return filepath.Dir(gomod), nil
 }

@@ -19,9 +19,11 @@ declare -A version=(
 	[golangci-lint]=2.15.0
 	[tfplugindocs]=0.25.0
 	[kind]=0.33.0
+	[kueue]=0.17.0
 )
 
-# Packages built inside this tools module (its go.mod pins them) or, with @version, on their own.
+# Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
+# their own.
 package_of() {
 	local v=${version[$1]}
 	case $1 in
@@ -32,6 +34,7 @@ package_of() {
 	golangci-lint) echo "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$v" ;;
 	tfplugindocs) echo "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v$v" ;;
 	kind) echo "sigs.k8s.io/kind@v$v" ;;
+	kueue) echo sigs.k8s.io/kueue/cmd/kueue ;;
 	*) echo "unknown tool: $1 (known: ${!version[*]})" >&2; return 2 ;;
 	esac
 }
@@ -44,6 +47,27 @@ ldflags_of() {
 		local minor=${kv#*.}
 		echo "-X $v.gitVersion=v$kv -X $v.gitMajor=1 -X $v.gitMinor=${minor%%.*} -X $v.gitTreeState=clean -X $v.buildDate=1970-01-01T00:00:00Z"
 		;;
+	kueue) echo "-X sigs.k8s.io/kueue/pkg/version.GitVersion=v${version[$1]}" ;;
+	esac
+}
+
+# The module a tool is built in. Kueue has its own: its k8s.io versions differ from those that
+# k8s.io/kubernetes pins here.
+module_of() {
+	case $1 in
+	kueue) echo "$here/kueue" ;;
+	*) echo "$here" ;;
+	esac
+}
+
+# A tool's version in its module's go.mod must match the table above.
+check_pin() {
+	case $1 in
+	kueue)
+		local got
+		got=$(cd "$here/kueue" && go list -m -f '{{.Version}}' sigs.k8s.io/kueue)
+		[ "$got" = "v${version[$1]}" ] || { echo "tools/kueue/go.mod requires sigs.k8s.io/kueue $got, build.sh pins v${version[$1]}" >&2; return 1; }
+		;;
 	esac
 }
 
@@ -55,10 +79,11 @@ build() {
 	bin=$(path_of "$name")
 	dir=$(dirname "$bin")
 	[ -x "$bin" ] && return 0
+	check_pin "$name"
 	echo "building $name ${version[$name]} (once; cached in $dir)" >&2
 	local start=$SECONDS
 	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-	(cd "$here" && CGO_ENABLED=0 GOBIN="$dir.tmp" go install -trimpath -ldflags "-s -w $(ldflags_of "$name")" "$pkg")
+	(cd "$(module_of "$name")" && CGO_ENABLED=0 GOBIN="$dir.tmp" go install -trimpath -ldflags "-s -w $(ldflags_of "$name")" "$pkg")
 	# go install names the binary after the package (etcd's is "server"): one file, renamed.
 	[ -x "$dir.tmp/$name" ] || mv "$dir.tmp"/* "$dir.tmp/$name"
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
@@ -66,7 +91,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform etcd kube-apiserver kueue golangci-lint tfplugindocs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac

@@ -1,6 +1,5 @@
 //go:build tools
 
-// Package tools pins the binaries that internal/testcluster runs.
 package tools
 
 import (

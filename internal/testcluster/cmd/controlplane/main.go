@@ -1,5 +1,6 @@
 // Command controlplane runs the local control plane until it is sent SIGINT or SIGTERM, for
 // `make demo` and for trying the provider by hand. It writes the admin kubeconfig to -write-kubeconfig (controller-runtime owns -kubeconfig).
+// With -kueue it also runs Kueue's controller manager and its webhooks.
 package main
 
 import (
@@ -15,37 +16,46 @@ import (
 
 func main() {
 	kubeconfig := flag.String("write-kubeconfig", "", "where to write the admin kubeconfig (required)")
+	kueue := flag.Bool("kueue", false, "also run Kueue's controller manager and its webhooks")
 	flag.Parse()
 	if *kubeconfig == "" {
 		log.Fatal("-write-kubeconfig is required")
 	}
-	dir, err := os.MkdirTemp("", "mlplatform-controlplane-")
-	if err != nil {
+	if err := run(*kubeconfig, *kueue); err != nil {
 		log.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
-	c, err := testcluster.Start(dir)
+}
+
+func run(kubeconfig string, kueue bool) error {
+	dir, err := os.MkdirTemp("", "mlplatform-controlplane-")
 	if err != nil {
-		log.Fatal(err)
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var opts []testcluster.Option
+	if kueue {
+		opts = append(opts, testcluster.WithKueue())
+	}
+	c, err := testcluster.Start(dir, opts...)
+	if err != nil {
+		return err
 	}
 	// Written last, so a waiter that sees the file knows the control plane is ready.
 	data, err := os.ReadFile(c.Kubeconfig)
 	if err == nil {
-		err = os.WriteFile(*kubeconfig+".tmp", data, 0o600)
+		err = os.WriteFile(kubeconfig+".tmp", data, 0o600)
 	}
 	if err == nil {
-		err = os.Rename(*kubeconfig+".tmp", *kubeconfig)
+		err = os.Rename(kubeconfig+".tmp", kubeconfig)
 	}
 	if err != nil {
 		_ = c.Stop()
-		log.Fatal(err)
+		return err
 	}
-	fmt.Printf("local control plane ready at %s (kubeconfig %s)\n", c.Config.Host, *kubeconfig)
+	fmt.Printf("local control plane ready at %s (kubeconfig %s)\n", c.Config.Host, kubeconfig)
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
 	<-stop
-	_ = os.Remove(*kubeconfig)
-	if err := c.Stop(); err != nil {
-		log.Fatal(err)
-	}
+	_ = os.Remove(kubeconfig)
+	return c.Stop()
 }

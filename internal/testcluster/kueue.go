@@ -1,0 +1,211 @@
+package testcluster
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+const kueueModule = "sigs.k8s.io/kueue"
+
+// kueueStartTimeout bounds the manager's start, generous for a busy 2-core machine.
+const kueueStartTimeout = 3 * time.Minute
+
+// kueueManager is a running Kueue controller manager (sigs.k8s.io/kueue cmd/kueue).
+type kueueManager struct {
+	cmd      *exec.Cmd
+	log      *os.File
+	done     chan struct{} // closed when the process has exited
+	exitErr  error         // the process's exit status, once done is closed
+	webhooks envtest.WebhookInstallOptions
+}
+
+// kueueTool is the cached manager binary, which must be the Kueue version whose CRDs and webhook
+// configurations the provider's go.mod pins.
+func kueueTool() (string, error) {
+	bin, err := Tool("kueue")
+	if err != nil {
+		return "", err
+	}
+	_, version, err := moduleDir(kueueModule)
+	if err != nil {
+		return "", err
+	}
+	if got, want := filepath.Base(filepath.Dir(bin)), "kueue-"+strings.TrimPrefix(version, "v"); got != want {
+		return "", fmt.Errorf("tools/build.sh builds %s but go.mod requires %s %s: pin the same version in both", got, kueueModule, version)
+	}
+	return bin, nil
+}
+
+// startKueue installs Kueue's webhook configurations pointed at a local serving address and runs
+// the manager there against c, logging to kueue.log in dir.
+func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
+	root, _, err := moduleDir(kueueModule)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureKueueMetricsCerts(); err != nil {
+		return nil, err
+	}
+	k := &kueueManager{done: make(chan struct{}), webhooks: envtest.WebhookInstallOptions{
+		Paths:            []string{filepath.Join(root, "config/components/webhook/manifests.yaml")},
+		LocalServingHost: "127.0.0.1",
+		MaxTime:          time.Minute,
+	}}
+	// Serving certificate and port now; the configurations are installed once the server answers,
+	// so that no request meets a webhook that is not there yet.
+	if err := k.webhooks.PrepWithoutInstalling(); err != nil {
+		return nil, fmt.Errorf("preparing Kueue's webhooks: %w", err)
+	}
+	health, err := freePort()
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), []byte(kueueConfig(k.webhooks, health)), 0o600)
+	}
+	if err == nil {
+		k.log, err = os.Create(filepath.Join(dir, "kueue.log"))
+	}
+	if err != nil {
+		_ = k.webhooks.Cleanup()
+		return nil, fmt.Errorf("starting Kueue: %w", err)
+	}
+	k.cmd = exec.Command(bin, "--config="+filepath.Join(dir, "kueue-config.yaml"),
+		// On, it serves the visibility API with certificates it expects under /visibility.
+		"--feature-gates=VisibilityOnDemand=false")
+	k.cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	k.cmd.Stdout, k.cmd.Stderr = k.log, k.log
+	setParentDeathSignal(k.cmd)
+	if err := k.cmd.Start(); err != nil {
+		_ = k.log.Close()
+		_ = k.webhooks.Cleanup()
+		return nil, fmt.Errorf("starting Kueue's controller manager %s: %w", bin, err)
+	}
+	go func() { k.exitErr = k.cmd.Wait(); close(k.done) }()
+	if err := k.waitReady(c, health); err != nil {
+		_ = k.stop()
+		return nil, fmt.Errorf("starting Kueue's controller manager: %w\nlast lines of %s:\n%s", err, k.log.Name(), tail(k.log.Name(), 40))
+	}
+	return k, nil
+}
+
+// kueueConfig is a Configuration (config.kueue.x-k8s.io/v1beta2) for one manager outside a cluster.
+func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) string {
+	return fmt.Sprintf(`apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+leaderElection:
+  leaderElect: false
+# Off: it issues certificates for the in-cluster Service name, the apiserver here calls 127.0.0.1.
+internalCertManagement:
+  enable: false
+webhook:
+  host: %q
+  port: %d
+  certDir: %q
+health:
+  healthProbeBindAddress: "127.0.0.1:%d"
+metrics:
+  bindAddress: "0"
+`, w.LocalServingHost, w.LocalServingPort, w.LocalServingCertDir, healthPort)
+}
+
+// waitReady waits until the manager reports ready, then installs the webhook configurations and
+// waits until a dry-run create passes through them (their failure policy is Fail).
+func (k *kueueManager) waitReady(c *Cluster, healthPort int) error {
+	ctx, cancel := context.WithTimeout(context.Background(), kueueStartTimeout)
+	defer cancel()
+	readyz := fmt.Sprintf("http://127.0.0.1:%d/readyz", healthPort)
+	if err := k.poll(ctx, "reporting ready at "+readyz, func() error {
+		resp, err := http.Get(readyz)
+		if err != nil {
+			return err
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s", resp.Status)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := k.webhooks.Install(c.Config); err != nil {
+		return fmt.Errorf("installing its webhook configurations: %w", err)
+	}
+	client, err := dynamic.NewForConfig(c.Config)
+	if err != nil {
+		return err
+	}
+	flavors := client.Resource(schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "resourceflavors"})
+	probe := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor",
+		"metadata": map[string]any{"name": "testcluster-webhook-probe"},
+	}}
+	return k.poll(ctx, "answering its webhooks", func() error {
+		_, err := flavors.Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+		return err
+	})
+}
+
+// poll calls check until it succeeds, the manager exits or ctx ends.
+func (k *kueueManager) poll(ctx context.Context, what string, check func() error) error {
+	for {
+		err := check()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-k.done:
+			if k.exitErr != nil {
+				return fmt.Errorf("it exited before %s: %w", what, k.exitErr)
+			}
+			return fmt.Errorf("it exited before %s", what)
+		case <-ctx.Done():
+			return fmt.Errorf("not %s within %s: %w", what, kueueStartTimeout, err)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// stop ends the manager (SIGTERM, then SIGKILL after 30s) and removes its serving certificate.
+func (k *kueueManager) stop() error {
+	_ = k.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-k.done:
+	case <-time.After(30 * time.Second):
+		_ = k.cmd.Process.Kill()
+		<-k.done
+	}
+	_ = k.log.Close()
+	return k.webhooks.Cleanup()
+}
+
+// freePort is a TCP port on 127.0.0.1 that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// tail is the last n lines of a file.
+func tail(path string, n int) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}

@@ -1,0 +1,134 @@
+package testcluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+)
+
+// cluster is the control plane with Kueue that all tests here share; nil without TF_ACC or with
+// KUBECONFIG set.
+var cluster *Cluster
+
+func TestMain(m *testing.M) { os.Exit(runTests(m)) }
+
+func runTests(m *testing.M) int {
+	if os.Getenv("TF_ACC") == "" {
+		return m.Run() // the tests skip
+	}
+	if os.Getenv("KUBECONFIG") != "" {
+		// The acceptance tests use that cluster; this package tests only the local control plane.
+		fmt.Println("KUBECONFIG is set: skipping the local control plane's tests")
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "testcluster-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	start := time.Now()
+	if cluster, err = Start(dir, WithKueue()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Printf("control plane and Kueue ready in %s\n", time.Since(start).Round(100*time.Millisecond))
+	code := m.Run()
+	if err := cluster.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "stopping:", err)
+	}
+	if code == 0 {
+		_ = os.RemoveAll(dir)
+	} else {
+		fmt.Fprintf(os.Stderr, "Kueue's log: %s/kueue.log\n", dir)
+	}
+	return code
+}
+
+func kueueGVR(resource string) schema.GroupVersionResource {
+	return schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: resource}
+}
+
+var (
+	flavors       = kueueGVR("resourceflavors")
+	clusterQueues = kueueGVR("clusterqueues")
+	localQueues   = kueueGVR("localqueues")
+	workloads     = kueueGVR("workloads")
+	jobs          = schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
+	namespaces    = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+)
+
+func client(t *testing.T) dynamic.Interface {
+	t.Helper()
+	if cluster == nil {
+		t.Skip("acceptance test of the local control plane: set TF_ACC=1 and unset KUBECONFIG")
+	}
+	c, err := dynamic.NewForConfig(cluster.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// create creates an object from its manifest (apiVersion, kind, metadata, spec).
+func create(c dynamic.Interface, gvr schema.GroupVersionResource, obj map[string]any) error {
+	u := &unstructured.Unstructured{Object: obj}
+	_, err := c.Resource(gvr).Namespace(u.GetNamespace()).Create(context.Background(), u, metav1.CreateOptions{})
+	return err
+}
+
+func mustCreate(t *testing.T, c dynamic.Interface, gvr schema.GroupVersionResource, obj map[string]any) {
+	t.Helper()
+	if err := create(c, gvr, obj); err != nil {
+		t.Fatalf("creating %s: %v", gvr.Resource, err)
+	}
+}
+
+// condition is the status, reason and message of a condition of obj ("" if absent).
+func condition(obj *unstructured.Unstructured, typ string) (status, reason, message string) {
+	conds, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
+	for _, c := range conds {
+		if m, ok := c.(map[string]any); ok && m["type"] == typ {
+			s, _ := m["status"].(string)
+			r, _ := m["reason"].(string)
+			msg, _ := m["message"].(string)
+			return s, r, msg
+		}
+	}
+	return "", "", ""
+}
+
+// eventually polls check for up to two minutes; check returns whether it is done and what it saw.
+func eventually(t *testing.T, what string, check func() (bool, string)) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		done, saw := check()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 2m; last seen: %s", what, saw)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// waitCondition waits until the named cluster-scoped object has the condition with status and reason.
+func waitCondition(t *testing.T, c dynamic.Interface, gvr schema.GroupVersionResource, name, typ, status, reason string) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("%s %s %s=%s (%s)", gvr.Resource, name, typ, status, reason), func() (bool, string) {
+		obj, err := c.Resource(gvr).Get(context.Background(), name, metav1.GetOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		s, r, m := condition(obj, typ)
+		return s == status && r == reason, fmt.Sprintf("%s=%q reason %q: %s", typ, s, r, m)
+	})
+}

@@ -1,0 +1,4 @@
+// Package tools pins the binaries that internal/testcluster runs (kube-apiserver, etcd, kubectl;
+// Kueue's manager is in ./kueue, a module of its own). tools.go imports them under the "tools"
+// build tag; this file gives `go vet ./...` a package to check.
+package tools
