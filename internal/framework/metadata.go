@@ -98,5 +98,13 @@ func MetadataAttributes(kind string) map[string]schema.Attribute {
 
 // TimeoutsBlock is the `timeouts` block of every resource.
 func TimeoutsBlock(ctx context.Context) schema.Block {
-	return timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true})
+	d := func(op string) string {
+		return "How long to wait for " + op + ", as a duration such as `10m` or `1h30m`. Defaults to `" + DefaultTimeout.String() + "`."
+	}
+	return timeouts.Block(ctx, timeouts.Opts{
+		Create: true, Update: true, Delete: true,
+		CreateDescription: d("the object to be created (and ready, where it reports readiness)"),
+		UpdateDescription: d("the object to be updated (and ready, where it reports readiness)"),
+		DeleteDescription: d("the object to be gone, including its finalizers"),
+	})
 }

@@ -175,7 +175,7 @@ func FlattenTaints(in []corev1.Taint, prior []TaintModel) []TaintModel {
 	}
 	out := make([]TaintModel, len(in))
 	for i, t := range in {
-		out[i] = TaintModel{Key: types.StringValue(t.Key), Value: optionalString(t.Value), Effect: types.StringValue(string(t.Effect))}
+		out[i] = TaintModel{Key: types.StringValue(t.Key), Value: OptionalString(t.Value), Effect: types.StringValue(string(t.Effect))}
 	}
 	return out
 }
@@ -213,22 +213,14 @@ func FlattenTolerations(in []corev1.Toleration, prior []TolerationModel) []Toler
 	out := make([]TolerationModel, len(in))
 	for i, t := range in {
 		out[i] = TolerationModel{
-			Key:               optionalString(t.Key),
-			Operator:          optionalString(string(t.Operator)),
-			Value:             optionalString(t.Value),
-			Effect:            optionalString(string(t.Effect)),
+			Key:               OptionalString(t.Key),
+			Operator:          OptionalString(string(t.Operator)),
+			Value:             OptionalString(t.Value),
+			Effect:            OptionalString(string(t.Effect)),
 			TolerationSeconds: types.Int64PointerValue(t.TolerationSeconds),
 		}
 	}
 	return out
-}
-
-// optionalString maps the API's omitted (empty) string to null.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 // emptyLike returns an empty list when prior was an empty list and null when it was null, so an

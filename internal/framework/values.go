@@ -8,6 +8,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
+// OptionalString maps an omitted (empty) string of the API to null, as an unset optional
+// attribute reads.
+func OptionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
 // MapValue converts a Go map to a Terraform map of strings; nil becomes null.
 func MapValue(m map[string]string) types.Map {
 	if m == nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
 )
 
 var _ provider.Provider = &mlplatformProvider{}
@@ -31,9 +32,14 @@ func (p *mlplatformProvider) Metadata(_ context.Context, _ provider.MetadataRequ
 func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		kueue.NewResourceFlavorResource,
+		nvidia.NewMigConfigResource,
+		nvidia.NewTimeSlicingConfigResource,
 	}
 }
 
 func (p *mlplatformProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		nvidia.NewGPUDataSource,
+		nvidia.NewMigLayoutDataSource,
+	}
 }

@@ -1,0 +1,66 @@
+package nvidia
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+)
+
+// What the two GPU Operator ConfigMap resources share: metadata attributes with the operator's
+// namespace as default, and the ConfigMap written and read back.
+
+// configMapAttributes are the metadata attributes of a ConfigMap resource. A non-empty
+// defaultName makes `name` optional with that default.
+func configMapAttributes(what, defaultName string) map[string]schema.Attribute {
+	attrs := framework.NamespacedMetadataAttributes(what)
+	attrs["namespace"] = framework.NamespaceWithDefault(what, gpuOperatorNamespace)
+	if defaultName != "" {
+		attrs["name"] = schema.StringAttribute{
+			Optional:            true,
+			Computed:            true,
+			Default:             stringdefault.StaticString(defaultName),
+			MarkdownDescription: "Name of the " + what + "; defaults to `" + defaultName + "`. Changing it replaces the object.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			Validators:          []validator.String{framework.DNSSubdomain()},
+		}
+	}
+	return attrs
+}
+
+// applyConfigMap is the ConfigMap to apply: the computed metadata and the data keys Terraform
+// manages. Keys other managers add to the same ConfigMap are left alone.
+func applyConfigMap(meta framework.ObjectMeta, data map[string]string) *corev1ac.ConfigMapApplyConfiguration {
+	return corev1ac.ConfigMap(meta.Name, meta.Namespace).
+		WithLabels(meta.Labels).
+		WithAnnotations(meta.Annotations).
+		WithData(data)
+}
+
+// configMapData is the data of a live ConfigMap.
+func configMapData(obj *unstructured.Unstructured) (map[string]string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var cm corev1.ConfigMap
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &cm); err != nil {
+		diags.AddError("Decoding ConfigMap "+obj.GetNamespace()+"/"+obj.GetName(), err.Error())
+	}
+	return cm.Data, diags
+}
+
+// optionalBool is what to record for an optional flag the file omits or writes as false: null
+// when the configuration left it out, so that omitting it and `false` both read back clean.
+func optionalBool(live bool, prior types.Bool) types.Bool {
+	if !live && prior.IsNull() {
+		return types.BoolNull()
+	}
+	return types.BoolValue(live)
+}

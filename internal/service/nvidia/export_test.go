@@ -1,0 +1,4 @@
+package nvidia
+
+// Exported for the package's external (acceptance) tests.
+var ConfigMapKind = configMapKind
