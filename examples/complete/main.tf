@@ -65,3 +65,86 @@ output "flavors" {
     [mlplatform_resource_flavor.h100.name, mlplatform_resource_flavor.cpu.name],
   )
 }
+
+# Kueue queues. Three teams share 45 A100 80GB GPUs, 15 each, and borrow each other's idle GPUs
+# through one cohort. Each team submits to the LocalQueue "training" in its own namespace (which
+# must exist), and picks a priority with the label kueue.x-k8s.io/priority-class.
+locals {
+  teams = toset(["research", "vision", "nlp"])
+}
+
+resource "mlplatform_cohort" "training" {
+  name = "training"
+}
+
+resource "mlplatform_cluster_queue" "team" {
+  for_each = local.teams
+
+  name   = each.key
+  cohort = mlplatform_cohort.training.name
+  # Only the team's own namespace may submit (unset would admit none, {} every namespace).
+  namespace_selector = {
+    match_labels = { "kubernetes.io/metadata.name" = each.key }
+  }
+
+  # 15 GPUs on on-demand A100 nodes, with the CPU and memory that come with them
+  # (p4de.24xlarge: 8 GPUs, 96 vCPUs, 1152 GiB per node).
+  resource_group {
+    covered_resources = ["nvidia.com/gpu", "cpu", "memory"]
+    flavor {
+      name = mlplatform_resource_flavor.a100["on-demand"].name
+      resource {
+        name          = "nvidia.com/gpu"
+        nominal_quota = "15"
+      }
+      resource {
+        name          = "cpu"
+        nominal_quota = "180"
+      }
+      resource {
+        name          = "memory"
+        nominal_quota = "2160Gi"
+      }
+    }
+  }
+
+  # Production runs preempt experiments in the same queue, and a team reclaims lent GPUs.
+  preemption = {
+    within_cluster_queue  = "LowerPriority"
+    reclaim_within_cohort = "Any"
+  }
+
+  labels = { "mlplatform.io/team" = each.key }
+}
+
+resource "mlplatform_local_queue" "team" {
+  for_each = local.teams
+
+  namespace     = each.key
+  name          = "training"
+  cluster_queue = mlplatform_cluster_queue.team[each.key].name
+  labels        = { "mlplatform.io/team" = each.key }
+}
+
+resource "mlplatform_workload_priority_class" "production" {
+  name        = "production"
+  value       = 1000
+  description = "Production training: admitted first, may preempt experiments in its queue."
+}
+
+resource "mlplatform_workload_priority_class" "experiment" {
+  name        = "experiment"
+  value       = 100
+  description = "Experiments and sweeps: may be preempted, so checkpoint to durable storage."
+}
+
+output "queues" {
+  description = "Each team's ClusterQueue, whether Kueue reports it Active, and its LocalQueue."
+  value = {
+    for team, q in mlplatform_cluster_queue.team : team => {
+      cluster_queue = q.name
+      active        = q.active
+      local_queue   = "${mlplatform_local_queue.team[team].namespace}/${mlplatform_local_queue.team[team].name}"
+    }
+  }
+}

@@ -32,6 +32,10 @@ func (p *mlplatformProvider) Metadata(_ context.Context, _ provider.MetadataRequ
 func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		kueue.NewResourceFlavorResource,
+		kueue.NewClusterQueueResource,
+		kueue.NewCohortResource,
+		kueue.NewLocalQueueResource,
+		kueue.NewWorkloadPriorityClassResource,
 		nvidia.NewMigConfigResource,
 		nvidia.NewTimeSlicingConfigResource,
 	}
@@ -39,6 +43,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 
 func (p *mlplatformProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
+		kueue.NewClusterQueueDataSource,
 		nvidia.NewGPUDataSource,
 		nvidia.NewMigLayoutDataSource,
 	}

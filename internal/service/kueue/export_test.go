@@ -1,4 +1,11 @@
 package kueue
 
 // Exported for the package's external (acceptance) tests.
-var ResourceFlavorKind = resourceFlavorKind
+var (
+	ResourceFlavorKind        = resourceFlavorKind
+	ClusterQueueKind          = clusterQueueKind
+	CohortKind                = cohortKind
+	LocalQueueKind            = localQueueKind
+	WorkloadPriorityClassKind = workloadPriorityClassKind
+	WorkloadKind              = workloadKind
+)

@@ -21,3 +21,12 @@ func kind(resource, kindName string, namespaced bool) kube.Kind {
 }
 
 var resourceFlavorKind = kind("resourceflavors", "ResourceFlavor", false)
+
+var (
+	clusterQueueKind          = kind("clusterqueues", "ClusterQueue", false)
+	cohortKind                = kind("cohorts", "Cohort", false)
+	localQueueKind            = kind("localqueues", "LocalQueue", true)
+	workloadPriorityClassKind = kind("workloadpriorityclasses", "WorkloadPriorityClass", false)
+	// workloadKind is read only, to name the Workloads that hold a ClusterQueue being deleted.
+	workloadKind = kind("workloads", "Workload", true)
+)

@@ -5,6 +5,9 @@ import (
 	"testing"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
-func TestMain(m *testing.M) { os.Exit(acctest.Run(m)) }
+// Kueue's real controller and webhooks run with the local control plane: queues must turn
+// Active, workloads must be admitted, and the plan-time checks must agree with the webhooks.
+func TestMain(m *testing.M) { os.Exit(acctest.Run(m, testcluster.WithKueue())) }

@@ -1,0 +1,2 @@
+# Import by <namespace>/<name>.
+terraform import mlplatform_local_queue.research research/training

@@ -1,0 +1,192 @@
+package kueue_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// Helpers shared by the queue tests.
+
+// providerBlock is a provider with a billing default label, pointed at host when it is set.
+func providerBlock(host string) string {
+	conn := ""
+	if host != "" {
+		conn = fmt.Sprintf("host = %q", host)
+	}
+	return fmt.Sprintf(`
+provider "mlplatform" {
+  %s
+  default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }
+}
+`, conn)
+}
+
+// refusedAtPlan plans config against a stand-in API server that counts requests and checks that
+// the plan fails matching want, without any API call. Terraform wraps long messages, so each
+// space in want matches any run of whitespace.
+func refusedAtPlan(t *testing.T, config func(host string) string, want string) {
+	t.Helper()
+	want = strings.ReplaceAll(want, " ", `\s+`)
+	host, requests := acctest.UnreachableCluster(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      config(host),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(want),
+		}},
+	})
+	if n := requests(); n != 0 {
+		t.Errorf("plan made %d API requests; want none", n)
+	}
+}
+
+// regexpWords matches words separated by any whitespace, as Terraform wraps long messages.
+func regexpWords(s string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(s), " ", `\s+`))
+}
+
+// acceptedAtPlan plans config against the stand-in API server: the plan (which creates
+// everything) succeeds without any API call.
+func acceptedAtPlan(t *testing.T, config func(host string) string) {
+	t.Helper()
+	host, requests := acctest.UnreachableCluster(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:             config(host),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+	if n := requests(); n != 0 {
+		t.Errorf("plan made %d API requests; want none", n)
+	}
+}
+
+// kueueServing reports whether Kueue's controller manager serves the test cluster: its
+// ClusterQueue validating webhook is installed. Without it the cluster checks Kueue objects with
+// the CRD schema alone and nothing makes queues Active.
+func kueueServing(t *testing.T) bool {
+	t.Helper()
+	list, err := kubernetes.NewForConfigOrDie(acctest.RestConfig(t)).AdmissionregistrationV1().
+		ValidatingWebhookConfigurations().List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatalf("listing webhook configurations: %v", err)
+	}
+	for _, c := range list.Items {
+		for _, w := range c.Webhooks {
+			if w.Name == "vclusterqueue.kb.io" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// requireKueue fails a test that needs Kueue's controller and webhooks when they do not run:
+// such a test cannot pass by skipping.
+func requireKueue(t *testing.T) {
+	t.Helper()
+	acctest.PreCheck(t)
+	if !kueueServing(t) {
+		t.Fatal("needs Kueue's controller manager and webhooks on the test cluster (testcluster.WithKueue, or a " +
+			"KUBECONFIG cluster with Kueue v0.17 installed): its ClusterQueue webhook vclusterqueue.kb.io is not installed")
+	}
+}
+
+var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+
+// ensureNamespace creates a namespace of the test cluster unless it exists.
+func ensureNamespace(t *testing.T, name string) {
+	t.Helper()
+	ns := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
+	}}
+	_, err := acctest.Dynamic(t).Resource(namespacesGVR).Create(context.Background(), ns, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("create namespace %s: %v", name, err)
+	}
+}
+
+// deleteAndWait deletes an object outside Terraform and waits until it is gone (Kueue's
+// finalizers are removed by its controller a moment later).
+func deleteAndWait(t *testing.T, k kube.Kind, namespace, name string) {
+	t.Helper()
+	acctest.Delete(t, k, namespace, name)
+	waitGone(t, k, namespace, name)
+}
+
+func waitGone(t *testing.T, k kube.Kind, namespace, name string) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
+		_, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+		return apierrors.IsNotFound(err), nil
+	})
+	if err != nil {
+		t.Fatalf("%s %s/%s not gone: %v", k, namespace, name, err)
+	}
+}
+
+// waitFor polls an object until check returns nil, failing the test with check's last error.
+func waitFor(t *testing.T, k kube.Kind, namespace, name string, timeout time.Duration, check func(*unstructured.Unstructured) error) *unstructured.Unstructured {
+	t.Helper()
+	var last error
+	var obj *unstructured.Unstructured
+	_ = wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		// A failed read is kept as the last error and retried, like a failed check.
+		o, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
+		if err == nil {
+			obj, err = o, check(o)
+		}
+		last = err
+		return err == nil, nil
+	})
+	if last != nil {
+		t.Fatalf("%s %s/%s: %v", k, namespace, name, last)
+	}
+	return obj
+}
+
+// hclValue renders a Go value (from a Kubernetes object) as an HCL expression.
+func hclValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", v)
+	case []any:
+		parts := make([]string, len(v))
+		for i, e := range v {
+			parts[i] = hclValue(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%q = %s", k, hclValue(v[k]))
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	default:
+		return fmt.Sprint(v)
+	}
+}

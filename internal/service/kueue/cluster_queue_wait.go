@@ -1,0 +1,97 @@
+package kueue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// WaitReady waits until Kueue reports the queue Active for the generation just applied. On
+// timeout it says what Kueue reported instead and, for FlavorNotFound, which flavors are missing.
+// A queue stopped on purpose (stop_policy other than None) is inactive by design: no wait.
+func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQueueModel, applied *unstructured.Unstructured) error {
+	if (!m.WaitForActive.IsNull() && !m.WaitForActive.ValueBool()) ||
+		(!m.StopPolicy.IsNull() && m.StopPolicy.ValueString() != string(kueuev1beta2.None)) {
+		return nil
+	}
+	name := applied.GetName()
+	var cq kueuev1beta2.ClusterQueue
+	_, err := c.WaitFor(ctx, clusterQueueKind, "", name, func(obj *unstructured.Unstructured) (bool, error) {
+		cq = kueuev1beta2.ClusterQueue{}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &cq); err != nil {
+			return false, err
+		}
+		cond, ok := activeCondition(&cq)
+		return ok && cond.Status == metav1.ConditionTrue, nil
+	})
+	if err == nil || ctx.Err() == nil {
+		return err // ready, or an API error
+	}
+	cond, ok := activeCondition(&cq)
+	if !ok {
+		return fmt.Errorf("no controller reported the ClusterQueue's Active condition in time: is Kueue's controller "+
+			"manager running and serving kueue.x-k8s.io/v1beta2? Raise the create/update timeout, or set wait_for_active = false "+
+			"to skip the wait (%w)", err)
+	}
+	msg := fmt.Sprintf("Kueue reports Active=%s, reason %s: %s", cond.Status, cond.Reason, cond.Message)
+	if cond.Reason == kueuev1beta2.ClusterQueueActiveReasonFlavorNotFound {
+		// ctx is spent: look with a fresh one.
+		lookCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		if missing := missingFlavors(lookCtx, c, &cq); len(missing) > 0 {
+			msg += fmt.Sprintf("\n\nResourceFlavors that do not exist: %s. Declare them (mlplatform_resource_flavor) and "+
+				"reference their names, e.g. name = mlplatform_resource_flavor.x.name, so that Terraform creates them first.",
+				strings.Join(missing, ", "))
+		}
+	}
+	return errors.New("the ClusterQueue did not become Active in time: " + msg)
+}
+
+// missingFlavors are the flavors the queue names that the cluster does not have.
+func missingFlavors(ctx context.Context, c *kube.Client, cq *kueuev1beta2.ClusterQueue) []string {
+	var missing []string
+	for _, g := range cq.Spec.ResourceGroups {
+		for _, f := range g.Flavors {
+			if _, err := c.Get(ctx, resourceFlavorKind, "", string(f.Name)); kube.IsNotFound(err) {
+				missing = append(missing, string(f.Name))
+			}
+		}
+	}
+	return missing
+}
+
+// ExplainStuckDelete names the Workloads that hold quota in the queue: Kueue keeps its
+// resource-in-use finalizer on a ClusterQueue until none does.
+func (clusterQueue) ExplainStuckDelete(ctx context.Context, c *kube.Client, _, name string) string {
+	list, err := c.List(ctx, workloadKind, "", metav1.ListOptions{})
+	if err != nil {
+		return "Could not list the Workloads that may hold it: " + err.Error()
+	}
+	var holders []string
+	for _, item := range list.Items {
+		var wl kueuev1beta2.Workload
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &wl) != nil {
+			continue
+		}
+		if a := wl.Status.Admission; a != nil && string(a.ClusterQueue) == name {
+			holders = append(holders, wl.Namespace+"/"+wl.Name)
+		}
+	}
+	if len(holders) == 0 {
+		return ""
+	}
+	slices.Sort(holders)
+	return fmt.Sprintf("Kueue keeps the finalizer %s while workloads hold quota in the ClusterQueue. Workloads holding it: %s. "+
+		"Wait for them to finish, or delete them (or their jobs), then destroy again.",
+		kueuev1beta2.ResourceInUseFinalizerName, strings.Join(holders, ", "))
+}

@@ -1,0 +1,126 @@
+package kueue_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+)
+
+const lqAddr = "mlplatform_local_queue.test"
+
+func lqConfig(host, namespace, name, body string) string {
+	return providerBlock(host) + fmt.Sprintf(`
+resource "mlplatform_local_queue" "test" {
+  namespace = %q
+  name      = %q
+%s
+}
+`, namespace, name, body)
+}
+
+func TestAccLocalQueue_lifecycle(t *testing.T) {
+	ns, name := "acc-lq-research", "training"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_local_queue", kueue.LocalQueueKind),
+		Steps: []resource.TestStep{
+			{
+				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
+  labels = { team = "research" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(lqAddr, tfjsonpath.New("id"), knownvalue.StringExact(ns+"/"+name)),
+					statecheck.ExpectKnownValue(lqAddr, tfjsonpath.New("stop_policy"), knownvalue.StringExact("None")),
+				},
+				Check: func(*terraform.State) error {
+					live := acctest.Get(t, kueue.LocalQueueKind, ns, name)
+					if got := nested(t, live, "spec", "clusterQueue"); got != "acc-lq-research-a100" {
+						return fmt.Errorf("spec.clusterQueue = %v", got)
+					}
+					return nil
+				},
+			},
+			{
+				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
+  labels      = { team = "research" }
+  stop_policy = "HoldAndDrain"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if got := nested(t, acctest.Get(t, kueue.LocalQueueKind, ns, name), "spec", "stopPolicy"); got != "HoldAndDrain" {
+						return fmt.Errorf("spec.stopPolicy = %v", got)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:            lqAddr,
+				ImportState:             true,
+				ImportStateId:           ns + "/" + name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				PreConfig: func() { acctest.SetLabel(t, kueue.LocalQueueKind, ns, name, "team", "other") },
+				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
+  labels      = { team = "research" }
+  stop_policy = "HoldAndDrain"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				// Kueue forbids changing the ClusterQueue: a new LocalQueue replaces the old.
+				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-h100"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+			},
+			{
+				PreConfig: func() { deleteAndWait(t, kueue.LocalQueueKind, ns, name) },
+				Config:    lqConfig("", ns, name, `cluster_queue = "acc-lq-research-h100"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+// A LocalQueue in a namespace that does not exist is an apply error that says so.
+func TestAccLocalQueue_missingNamespace(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      lqConfig("", "acc-lq-no-such-namespace", "training", `cluster_queue = "q"`),
+			ExpectError: regexpWords(`namespace "acc-lq-no-such-namespace" does not exist: create it before the LocalQueue`),
+		}},
+	})
+}
+
+func TestLocalQueue_invalidInputFailsAtPlan(t *testing.T) {
+	cases := map[string]struct{ ns, name, body, want string }{
+		"bad namespace":     {"Research", "q", `cluster_queue = "cq"`, `Attribute namespace: "Research" is not a valid RFC 1123 label`},
+		"bad name":          {"research", "Q", `cluster_queue = "cq"`, `Attribute name: "Q" is not a valid`},
+		"bad cluster queue": {"research", "q", `cluster_queue = "CQ_1"`, `Attribute cluster_queue: "CQ_1" is not a valid`},
+		"no cluster queue":  {"research", "q", ``, `The argument "cluster_queue" is required`},
+		"bad stop policy":   {"research", "q", "cluster_queue = \"cq\"\nstop_policy = \"Drain\"", `Attribute stop_policy value must be one of`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			refusedAtPlan(t, func(host string) string { return lqConfig(host, tc.ns, tc.name, tc.body) }, tc.want)
+		})
+	}
+}
