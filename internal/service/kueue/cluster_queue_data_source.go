@@ -162,7 +162,7 @@ func (d *clusterQueueDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	m.Labels = framework.MapValue(cq.Labels)
-	m.Cohort = optionalString(string(cq.Spec.CohortName))
+	m.Cohort = framework.OptionalString(string(cq.Spec.CohortName))
 	m.QueueingStrategy = types.StringValue(string(cq.Spec.QueueingStrategy))
 	m.StopPolicy = types.StringValue(string(kueuev1beta2.None))
 	if cq.Spec.StopPolicy != nil {

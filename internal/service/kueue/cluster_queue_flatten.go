@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 func (clusterQueue) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *clusterQueueModel, importing bool) diag.Diagnostics {
@@ -20,7 +22,7 @@ func (clusterQueue) Flatten(ctx context.Context, obj *unstructured.Unstructured,
 		return diags
 	}
 	s := cq.Spec
-	m.Cohort = optionalString(string(s.CohortName))
+	m.Cohort = framework.OptionalString(string(s.CohortName))
 	m.NamespaceSelector = flattenLabelSelector(s.NamespaceSelector, m.NamespaceSelector)
 	m.QueueingStrategy = types.StringValue(string(s.QueueingStrategy))
 	m.StopPolicy = types.StringValue(string(kueuev1beta2.None))
@@ -128,14 +130,6 @@ func flattenAdmissionChecks(live *kueuev1beta2.AdmissionChecksStrategy, prior []
 		out[i] = admissionCheckStrategyModel{Name: types.StringValue(string(c.Name)), OnFlavors: stringList(flavors, priorFlavors)}
 	}
 	return out
-}
-
-// optionalString maps the API's omitted (empty) string to null.
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
 }
 
 // stringOr is s, or def when the API left s empty.

@@ -94,7 +94,7 @@ func (cohort) Flatten(_ context.Context, obj *unstructured.Unstructured, m *coho
 		diags.AddError("Decoding Cohort "+obj.GetName(), err.Error())
 		return diags
 	}
-	m.Parent = optionalString(string(c.Spec.ParentName))
+	m.Parent = framework.OptionalString(string(c.Spec.ParentName))
 	m.ResourceGroups = flattenResourceGroups(c.Spec.ResourceGroups, m.ResourceGroups)
 	m.FairSharingWeight = flattenFairSharing(c.Spec.FairSharing, m.FairSharingWeight, importing)
 	return diags

@@ -71,7 +71,7 @@ func (localQueue) Flatten(_ context.Context, obj *unstructured.Unstructured, m *
 		return diags
 	}
 	m.Namespace = types.StringValue(lq.Namespace)
-	m.ClusterQueue = optionalString(string(lq.Spec.ClusterQueue))
+	m.ClusterQueue = framework.OptionalString(string(lq.Spec.ClusterQueue))
 	m.StopPolicy = types.StringValue(string(kueuev1beta2.None))
 	if lq.Spec.StopPolicy != nil {
 		m.StopPolicy = types.StringValue(string(*lq.Spec.StopPolicy))

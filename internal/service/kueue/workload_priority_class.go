@@ -79,7 +79,7 @@ func (workloadPriorityClass) Flatten(_ context.Context, obj *unstructured.Unstru
 		return diags
 	}
 	m.Value = types.Int64Value(int64(wpc.Value))
-	m.Description = optionalString(wpc.Description)
+	m.Description = framework.OptionalString(wpc.Description)
 	if wpc.Description == "" && !m.Description.IsNull() && m.Description.ValueString() == "" {
 		m.Description = types.StringValue("") // configured as "", which the API omits
 	}
