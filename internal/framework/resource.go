@@ -97,20 +97,35 @@ func (r *Resource[M, PM]) Schema(ctx context.Context, _ resource.SchemaRequest, 
 	resp.Schema = r.Spec.Schema(ctx)
 }
 
+// PlanModifier is implemented by a Spec that computes attributes at plan time (e.g. EC2 tags
+// merged from default_labels, or what a node pool supplies). The cycle calls it after setting
+// labels_all; it needs no cluster.
+type PlanModifier interface {
+	ModifyPlan(ctx context.Context, p *ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
+}
+
 // ModifyPlan sets labels_all to what will be written, so that default_labels changes and
 // out-of-band changes to any written label show in the plan. It needs no cluster.
 func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.Provider == nil {
+	modifyPlan(ctx, r.Provider, r.Spec, req, resp)
+}
+
+// modifyPlan is the plan step both cycles share: labels_all, then the Spec's own PlanModifier.
+func modifyPlan(ctx context.Context, p *ProviderData, spec any, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || p == nil {
 		return
 	}
 	var labels types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
 	if labels.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
-		return
+	} else {
+		own := mapOf(ctx, labels, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(p.MergeLabels(own)))...)
 	}
-	own := mapOf(ctx, labels, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(r.Provider.MergeLabels(own)))...)
+	if pm, ok := spec.(PlanModifier); ok && !resp.Diagnostics.HasError() {
+		pm.ModifyPlan(ctx, p, req, resp)
+	}
 }
 
 func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -145,12 +160,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	Set(context.Context, any) diag.Diagnostics
 }, diags *diag.Diagnostics) {
 	meta := PM(m).Meta()
-	om := ObjectMeta{
-		Namespace:   namespaceOf(PM(m)),
-		Name:        meta.Name.ValueString(),
-		Labels:      r.Provider.MergeLabels(mapOf(ctx, meta.Labels, diags)),
-		Annotations: mapOf(ctx, meta.Annotations, diags),
-	}
+	om := objectMeta(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
 	obj, d := r.Spec.Expand(ctx, m, om)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -202,9 +212,23 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
+// objectMeta is the metadata the cycle writes for a model.
+func objectMeta(ctx context.Context, p *ProviderData, meta *Metadata, namespace string, diags *diag.Diagnostics) ObjectMeta {
+	return ObjectMeta{
+		Namespace:   namespace,
+		Name:        meta.Name.ValueString(),
+		Labels:      p.MergeLabels(mapOf(ctx, meta.Labels, diags)),
+		Annotations: mapOf(ctx, meta.Annotations, diags),
+	}
+}
+
 // flattenMeta reads metadata back, keeping only the labels and annotations Terraform manages so
 // that what other tools add causes no diff.
 func (r *Resource[M, PM]) flattenMeta(ctx context.Context, live *unstructured.Unstructured, meta *Metadata, importing bool, diags *diag.Diagnostics) {
+	flattenMetadata(ctx, r.Provider, live, meta, importing, diags)
+}
+
+func flattenMetadata(ctx context.Context, p *ProviderData, live *unstructured.Unstructured, meta *Metadata, importing bool, diags *diag.Diagnostics) {
 	meta.ID = types.StringValue(objectID(live.GetNamespace(), live.GetName()))
 	meta.Name = types.StringValue(live.GetName())
 	meta.UID = types.StringValue(string(live.GetUID()))
@@ -216,7 +240,7 @@ func (r *Resource[M, PM]) flattenMeta(ctx context.Context, live *unstructured.Un
 		// Labels equal to a default label are taken to come from default_labels.
 		own := map[string]string{}
 		for k, v := range labels {
-			if d, ok := r.Provider.DefaultLabels[k]; !ok || d != v {
+			if d, ok := p.DefaultLabels[k]; !ok || d != v {
 				own[k] = v
 			}
 		}
@@ -259,12 +283,17 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 
 // ImportState takes the object's name, or namespace/name for a namespaced kind, as the import ID.
 func (r *Resource[M, PM]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importByName(ctx, r.Spec.Kind(), req, resp)
+}
+
+// importByName sets id, name and, for a namespaced kind, namespace from the import ID.
+func importByName(ctx context.Context, k kube.Kind, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name := req.ID
-	if r.Spec.Kind().Namespaced {
+	if k.Namespaced {
 		ns, n, ok := strings.Cut(req.ID, "/")
 		if !ok || ns == "" || n == "" {
 			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("%s is namespaced: import it as <namespace>/<name>, got %q", r.Spec.Kind().Kind, req.ID))
+				fmt.Sprintf("%s is namespaced: import it as <namespace>/<name>, got %q", k.Kind, req.ID))
 			return
 		}
 		name = n

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
 )
@@ -36,6 +37,8 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		kueue.NewCohortResource,
 		kueue.NewLocalQueueResource,
 		kueue.NewWorkloadPriorityClassResource,
+		karpenter.NewNodeClassResource,
+		karpenter.NewGPUNodePoolResource,
 		nvidia.NewMigConfigResource,
 		nvidia.NewTimeSlicingConfigResource,
 	}

@@ -1,0 +1,226 @@
+package karpenter
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+)
+
+// Default weights: spot is tried first; on-demand takes what spot cannot get.
+const (
+	defaultSpotWeight     = 20
+	defaultOnDemandWeight = 10
+)
+
+var durationPattern = `^(([0-9]+(s|m|h))+|Never)$`
+
+type gpuNodePoolModel struct {
+	framework.Metadata
+	NodeClass   types.String           `tfsdk:"node_class"`
+	GPU         *gpuModel              `tfsdk:"gpu"`
+	Spot        *capacityModel         `tfsdk:"spot"`
+	OnDemand    *capacityModel         `tfsdk:"on_demand"`
+	MIG         *migModel              `tfsdk:"mig"`
+	TimeSlicing *timeSlicingModel      `tfsdk:"time_slicing"`
+	NodeLabels  types.Map              `tfsdk:"node_labels"`
+	Taints      []framework.TaintModel `tfsdk:"taints"`
+	Disruption  *disruptionModel       `tfsdk:"disruption"`
+	ExpireAfter types.String           `tfsdk:"expire_after"`
+	Billing     types.Map              `tfsdk:"billing"`
+	Supplies    types.Map              `tfsdk:"supplies"`
+}
+
+type gpuModel struct {
+	Model         types.String `tfsdk:"model"`
+	InstanceTypes types.List   `tfsdk:"instance_types"`
+}
+
+type capacityModel struct {
+	MaxGPUs types.Int64 `tfsdk:"max_gpus"`
+	Weight  types.Int64 `tfsdk:"weight"`
+}
+
+type migModel struct {
+	Strategy types.String `tfsdk:"strategy"`
+	Profiles types.Map    `tfsdk:"profiles"`
+	Config   types.String `tfsdk:"config"`
+}
+
+type timeSlicingModel struct {
+	Replicas types.Int64 `tfsdk:"replicas"`
+}
+
+type disruptionModel struct {
+	ConsolidationPolicy types.String  `tfsdk:"consolidation_policy"`
+	ConsolidateAfter    types.String  `tfsdk:"consolidate_after"`
+	Budgets             []budgetModel `tfsdk:"budgets"`
+}
+
+type budgetModel struct {
+	Nodes    types.String `tfsdk:"nodes"`
+	Schedule types.String `tfsdk:"schedule"`
+	Duration types.String `tfsdk:"duration"`
+}
+
+type gpuNodePool struct{}
+
+// NewGPUNodePoolResource is mlplatform_gpu_node_pool.
+func NewGPUNodePoolResource() resource.Resource {
+	return &framework.MultiResource[gpuNodePoolModel, *gpuNodePoolModel]{Spec: gpuNodePool{}}
+}
+
+func (gpuNodePool) TypeSuffix() string { return "gpu_node_pool" }
+
+func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.AtLeastOneOf(path.MatchRoot("spot"), path.MatchRoot("on_demand")),
+		resourcevalidator.Conflicting(path.MatchRoot("mig"), path.MatchRoot("time_slicing")),
+	}
+}
+
+func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + map[string]string{"spot": capacitySpot, "on-demand": capacityOnDemand}[kind] +
+			"` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
+		Attributes: map[string]schema.Attribute{
+			"max_gpus": schema.Int64Attribute{Required: true,
+				MarkdownDescription: "Most GPUs (`nvidia.com/gpu`, whole GPUs as EC2 counts them) this capacity type may run: the NodePool's `limits`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"weight": schema.Int64Attribute{Optional: true, Computed: true, Default: int64Default(weight),
+				MarkdownDescription: "NodePool weight, 1-100: Karpenter tries higher weights first. Defaults to " +
+					itoa(weight) + " (spot above on-demand, so spot is used while it lasts and on-demand fills in).",
+				Validators: []validator.Int64{int64validator.Between(1, 100)}},
+		},
+	}
+}
+
+func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
+	attrs := framework.MetadataAttributes("node pool")
+	attrs["uid"] = schema.StringAttribute{Computed: true,
+		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, NodeOverlay) that exists."}
+	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
+		"merged over the provider's `default_labels`. For labels on the nodes, see `node_labels`.")
+	attrs["node_class"] = schema.StringAttribute{Required: true,
+		MarkdownDescription: "Name of the `EC2NodeClass` the nodes launch with (e.g. `mlplatform_node_class.gpu.name`).",
+		Validators:          []validator.String{framework.DNSSubdomain()}}
+	attrs["gpu"] = schema.SingleNestedAttribute{Required: true, MarkdownDescription: "Which GPUs the nodes carry.",
+		Attributes: map[string]schema.Attribute{
+			"model": schema.StringAttribute{Required: true,
+				MarkdownDescription: "GPU model, by any name `data.mlplatform_gpu` accepts (e.g. `a100-80gb`, `H100`)."},
+			"instance_types": schema.ListAttribute{ElementType: types.StringType, Optional: true,
+				MarkdownDescription: "EC2 instance types, each checked to carry `model`. Omitted: every instance type of the model.",
+				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}},
+		}}
+	attrs["spot"] = capacityAttribute(capacitySpot, defaultSpotWeight)
+	attrs["on_demand"] = capacityAttribute(capacityOnDemand, defaultOnDemandWeight)
+	attrs["mig"] = schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "Partition the GPUs with MIG: the nodes get the label `nvidia.com/mig.config`, which the GPU " +
+			"Operator's MIG manager applies. Set `profiles` or `config`. Conflicts with `time_slicing`. " +
+			"Under `mixed`, Karpenter does not know the `nvidia.com/mig-*` resources, so the pool also writes a " +
+			"NodeOverlay with the MIG capacity per node; **Karpenter's `NodeOverlay` feature gate must be on** " +
+			"(`--feature-gates NodeOverlay=true`, Helm `settings.featureGates.nodeOverlay=true`), else pods asking for " +
+			"MIG devices never get a node. Under `single`, MIG devices are advertised as `nvidia.com/gpu` and Karpenter " +
+			"counts whole GPUs from EC2 data, so it under-counts the devices a node offers (it may launch more nodes than needed, never fewer).",
+		Attributes: map[string]schema.Attribute{
+			"strategy": schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault("mixed"),
+				MarkdownDescription: "The device plugin's MIG strategy in the cluster: `mixed` (default) or `single`.",
+				Validators:          []validator.String{stringvalidator.OneOf("mixed", "single")}},
+			"profiles": schema.MapAttribute{ElementType: types.Int64Type, Optional: true,
+				MarkdownDescription: "MIG instances per GPU, profile to count (e.g. `{ \"1g.10gb\" = 7 }`), checked by placement.",
+				Validators: []validator.Map{mapvalidator.ValueInt64sAre(int64validator.AtLeast(0)),
+					mapvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("config"))}},
+			"config": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "A mig-parted config name such as `all-1g.10gb` or `all-balanced`, or a compact layout (`3g.40gb=2`)."},
+		}}
+	attrs["time_slicing"] = schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "Share each GPU by time-slicing (the device plugin's config must match). Karpenter counts " +
+			"whole GPUs from EC2 data, not replicas. Conflicts with `mig`.",
+		Attributes: map[string]schema.Attribute{"replicas": schema.Int64Attribute{Required: true,
+			MarkdownDescription: "Replicas per GPU, at least 2.", Validators: []validator.Int64{int64validator.AtLeast(2)}}}}
+	attrs["node_labels"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
+		MarkdownDescription: "Labels of the nodes, besides `" + labelPoolGPU + "` (the model's name in lower case, always set) and `nvidia.com/mig.config`.",
+		Validators:          framework.LabelMapValidators()}
+	attrs["taints"] = schema.ListNestedAttribute{Optional: true, Computed: true,
+		MarkdownDescription: "Taints of the nodes. Defaults to `nvidia.com/gpu=true:NoSchedule`, so only pods that tolerate it land there; `[]` for none.",
+		NestedObject:        schema.NestedAttributeObject{Attributes: framework.TaintAttributes()},
+		Validators:          []validator.List{framework.TaintsUnique()},
+		Default:             listdefault.StaticValue(defaultTaints())}
+	attrs["disruption"] = disruptionAttribute()
+	attrs["expire_after"] = schema.StringAttribute{Optional: true,
+		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h).",
+		Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 720h or Never")}}
+	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
+		MarkdownDescription: "Billing labels (team, project, cost centre) on the nodes, so GPU-hours can be summed per team " +
+			"(e.g. kube-state-metrics node labels in Prometheus). Give the node class the same keys in its `billing` for EC2 tags.",
+		Validators: framework.LabelMapValidators()}
+	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
+		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
+			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +
+			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`).",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"node_labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Labels that select the nodes."},
+			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},
+			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
+			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
+		}}}
+	return schema.Schema{
+		MarkdownDescription: "A GPU fleet on Karpenter: one NodePool per capacity type (`<name>-spot`, `<name>-on-demand`), " +
+			"limited in GPUs, with MIG or time-slicing, and a NodeOverlay for mixed MIG. The GPU model, instance types and " +
+			"MIG layout are checked at plan time, and `supplies` tells Kueue flavors and quotas what the nodes offer.",
+		Attributes: attrs,
+		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
+	}
+}
+
+func disruptionAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "When Karpenter may remove nodes. Omitted: Karpenter's defaults.",
+		Attributes: map[string]schema.Attribute{
+			"consolidation_policy": schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault("WhenEmptyOrUnderutilized"),
+				MarkdownDescription: "`WhenEmpty` or `WhenEmptyOrUnderutilized` (default). For training, `WhenEmpty` avoids moving running jobs.",
+				Validators:          []validator.String{stringvalidator.OneOf("WhenEmpty", "WhenEmptyOrUnderutilized")}},
+			"consolidate_after": schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault("0s"),
+				MarkdownDescription: "How long a node must be consolidatable before it is removed, e.g. `10m`, or `Never`. Default `0s`.",
+				Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 10m or Never")}},
+			"budgets": schema.ListNestedAttribute{Optional: true,
+				MarkdownDescription: "Disruption budgets: how many nodes may be disrupted at once, optionally during a schedule.",
+				Validators:          []validator.List{listvalidator.SizeAtMost(50)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"nodes": schema.StringAttribute{Required: true, MarkdownDescription: "A count or percentage, e.g. `1` or `10%`.",
+						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^((100|[0-9]{1,2})%|[0-9]+)$`), "must be a count or a percentage")}},
+					"schedule": schema.StringAttribute{Optional: true, MarkdownDescription: "Cron schedule (UTC) when the budget starts; needs `duration`.",
+						Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRelative().AtParent().AtName("duration"))}},
+					"duration": schema.StringAttribute{Optional: true, MarkdownDescription: "How long the budget is active after each schedule hit, e.g. `8h`; needs `schedule`.",
+						Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRelative().AtParent().AtName("schedule")),
+							stringvalidator.RegexMatches(regexpMust(`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`), "must be minutes or hours, e.g. 8h")}},
+				}}},
+		}}
+}
+
+var (
+	taintType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"key": types.StringType, "value": types.StringType, "effect": types.StringType}}
+	tolerationType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"key": types.StringType, "operator": types.StringType, "value": types.StringType, "effect": types.StringType,
+		"toleration_seconds": types.Int64Type}}
+)
+
+func defaultTaints() types.List {
+	t, _ := types.ObjectValue(taintType.AttrTypes, map[string]attr.Value{
+		"key": types.StringValue("nvidia.com/gpu"), "value": types.StringValue("true"), "effect": types.StringValue("NoSchedule")})
+	return types.ListValueMust(taintType, []attr.Value{t})
+}

@@ -1,0 +1,315 @@
+package karpenter
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	karpv1alpha1 "sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+)
+
+// Annotations on the NodePools that record what the pool was declared with, for import and drift.
+const (
+	annotationModel    = "mlplatform.io/gpu-model"
+	annotationStrategy = "mlplatform.io/mig-strategy"
+	annotationLayout   = "mlplatform.io/mig-layout"
+	annotationReplicas = "mlplatform.io/time-slicing-replicas"
+)
+
+func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
+	return []framework.ObjectRef{
+		{Kind: nodePoolKind, Name: name + "-" + capacityOnDemand},
+		{Kind: nodePoolKind, Name: name + "-" + capacitySpot},
+		{Kind: nodeOverlayKind, Name: name},
+	}
+}
+
+// input reads the plain-Go pool input from the model; ok is false while a value is unknown.
+func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
+	if m.GPU == nil {
+		return in, false
+	}
+	in = poolInput{Name: m.Name.ValueString(), Model: m.GPU.Model.ValueString()}
+	if m.GPU.Model.IsUnknown() || m.GPU.InstanceTypes.IsUnknown() || m.Name.IsUnknown() {
+		return in, false
+	}
+	if !m.GPU.InstanceTypes.IsNull() {
+		for _, e := range m.GPU.InstanceTypes.Elements() {
+			s, _ := e.(types.String)
+			if s.IsUnknown() {
+				return in, false
+			}
+			in.InstanceTypes = append(in.InstanceTypes, s.ValueString())
+		}
+	}
+	if mig := m.MIG; mig != nil {
+		if mig.Strategy.IsUnknown() || mig.Profiles.IsUnknown() || mig.Config.IsUnknown() {
+			return in, false
+		}
+		in.Strategy, in.MIGConfig = mig.Strategy.ValueString(), mig.Config.ValueString()
+		if mig.Strategy.IsNull() { // the default, not applied yet during validation
+			in.Strategy = string(gpu.StrategyMixed)
+		}
+		if !mig.Profiles.IsNull() {
+			in.MIGProfiles = map[string]int{}
+			for k, v := range mig.Profiles.Elements() {
+				n, _ := v.(types.Int64)
+				if n.IsUnknown() {
+					return in, false
+				}
+				in.MIGProfiles[k] = int(n.ValueInt64())
+			}
+		}
+	}
+	if ts := m.TimeSlicing; ts != nil {
+		if ts.Replicas.IsUnknown() {
+			return in, false
+		}
+		in.Replicas = int(ts.Replicas.ValueInt64())
+	}
+	for _, c := range []struct {
+		t string
+		m *capacityModel
+	}{{capacityOnDemand, m.OnDemand}, {capacitySpot, m.Spot}} {
+		if c.m == nil {
+			continue
+		}
+		if c.m.MaxGPUs.IsUnknown() || c.m.Weight.IsUnknown() {
+			return in, false
+		}
+		in.Capacity = append(in.Capacity, capacityInput{Type: c.t, MaxGPUs: c.m.MaxGPUs.ValueInt64(), Weight: c.m.Weight.ValueInt64()})
+	}
+	return in, true
+}
+
+func attrPath(steps []any) path.Path {
+	p := path.Empty()
+	for _, s := range steps {
+		switch v := s.(type) {
+		case string:
+			p = p.AtName(v)
+		case int:
+			p = p.AtListIndex(v)
+		}
+	}
+	return p
+}
+
+// ValidateConfig checks the GPU model, instance types and MIG or time-slicing setup through
+// internal/gpu, before anything is planned.
+func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m gpuNodePoolModel
+	if req.Config.Get(ctx, &m).HasError() {
+		return
+	}
+	in, ok := m.input(ctx)
+	if !ok {
+		return
+	}
+	if _, perr := planPool(in); perr != nil {
+		p := attrPath(perr.Path)
+		resp.Diagnostics.AddAttributeError(p, "Invalid GPU node pool", fmt.Sprintf("Attribute %s: %s", p, perr.Msg))
+	}
+}
+
+// ModifyPlan sets supplies from the configuration, so that it is known at plan.
+func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
+	var m gpuNodePoolModel
+	if !req.Plan.Get(ctx, &m).HasError() {
+		if v, ok := m.supplies(ctx); ok {
+			supplies = v
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
+}
+
+var supplyAttrTypes = map[string]attr.Type{
+	"node_labels": types.MapType{ElemType: types.StringType},
+	"taints":      types.ListType{ElemType: taintType},
+	"tolerations": types.ListType{ElemType: tolerationType},
+	"resources":   types.MapType{ElemType: types.Int64Type},
+}
+
+// supplies computes the supplies attribute from the model; ok is false while it cannot be known.
+func (m *gpuNodePoolModel) supplies(ctx context.Context) (types.Map, bool) {
+	in, ok := m.input(ctx)
+	if !ok {
+		return types.Map{}, false
+	}
+	p, perr := planPool(in)
+	if perr != nil {
+		return types.Map{}, false
+	}
+	taints, tolerations := []attr.Value{}, []attr.Value{}
+	for _, t := range m.Taints {
+		if t.Key.IsUnknown() || t.Value.IsUnknown() || t.Effect.IsUnknown() {
+			return types.Map{}, false
+		}
+		taints = append(taints, types.ObjectValueMust(taintType.AttrTypes, map[string]attr.Value{"key": t.Key, "value": t.Value, "effect": t.Effect}))
+		op := "Exists"
+		if t.Value.ValueString() != "" {
+			op = "Equal"
+		}
+		tolerations = append(tolerations, types.ObjectValueMust(tolerationType.AttrTypes, map[string]attr.Value{
+			"key": t.Key, "operator": types.StringValue(op), "value": framework.OptionalString(t.Value.ValueString()),
+			"effect": t.Effect, "toleration_seconds": types.Int64Null()}))
+	}
+	out := map[string]attr.Value{}
+	for _, c := range in.Capacity {
+		s := p.supply(in.Name, c)
+		res, _ := types.MapValueFrom(ctx, types.Int64Type, s.Resources)
+		out[c.Type] = types.ObjectValueMust(supplyAttrTypes, map[string]attr.Value{
+			"node_labels": framework.MapValue(s.NodeLabels),
+			"taints":      types.ListValueMust(taintType, taints),
+			"tolerations": types.ListValueMust(tolerationType, tolerations),
+			"resources":   res,
+		})
+	}
+	v, diags := types.MapValue(types.ObjectType{AttrTypes: supplyAttrTypes}, out)
+	return v, !diags.HasError()
+}
+
+func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	in, ok := m.input(ctx)
+	p, perr := planPool(in)
+	if !ok || perr != nil { // refused at plan; kept as a guard
+		diags.AddError("Invalid GPU node pool", fmt.Sprintf("%v", perr))
+		return nil, diags
+	}
+	nodeLabels := stringMap(ctx, m.NodeLabels, &diags)
+	if nodeLabels == nil {
+		nodeLabels = map[string]string{}
+	}
+	maps.Copy(nodeLabels, stringMap(ctx, m.Billing, &diags))
+	maps.Copy(nodeLabels, p.nodeLabels())
+	annotations := maps.Clone(meta.Annotations)
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[annotationModel] = m.GPU.Model.ValueString()
+	if in.Strategy != "" {
+		annotations[annotationStrategy] = in.Strategy
+	}
+	if in.MIGProfiles != nil {
+		annotations[annotationLayout] = p.Layout
+	}
+	if in.Replicas > 0 {
+		annotations[annotationReplicas] = itoa(int64(in.Replicas))
+	}
+	var taints []corev1.Taint
+	for _, t := range m.Taints {
+		taints = append(taints, corev1.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: corev1.TaintEffect(t.Effect.ValueString())})
+	}
+	var objs []framework.Object
+	for _, c := range in.Capacity {
+		name := meta.Name + "-" + c.Type
+		weight := int32(c.Weight)
+		np := &karpv1.NodePool{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: meta.Labels, Annotations: annotations},
+			Spec: karpv1.NodePoolSpec{
+				Template: karpv1.NodeClaimTemplate{
+					ObjectMeta: karpv1.ObjectMeta{Labels: nodeLabels},
+					Spec: karpv1.NodeClaimTemplateSpec{
+						Taints: taints,
+						Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
+							{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()},
+							{Key: labelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
+						},
+						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: m.NodeClass.ValueString()},
+					},
+				},
+				Limits: karpv1.Limits{corev1.ResourceName(gpu.ResourceGPU): *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)},
+				Weight: &weight,
+			},
+		}
+		body, err := framework.ApplyObject(np, gvk(nodePoolKind))
+		if err != nil {
+			diags.AddError("Encoding NodePool "+name, err.Error())
+			return nil, diags
+		}
+		setDurations(body, m)
+		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodePoolKind, Name: name}, Body: body})
+	}
+	if p.needsOverlay() {
+		capacity := corev1.ResourceList{}
+		for r, n := range p.overlayCapacity() {
+			capacity[corev1.ResourceName(r)] = apiresource.MustParse(n)
+		}
+		pools := []string{}
+		for _, c := range in.Capacity {
+			pools = append(pools, meta.Name+"-"+c.Type)
+		}
+		ov := &karpv1alpha1.NodeOverlay{
+			ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Labels: meta.Labels, Annotations: meta.Annotations},
+			Spec: karpv1alpha1.NodeOverlaySpec{
+				Requirements: []karpv1alpha1.NodeSelectorRequirement{
+					{Key: labelNodePool, Operator: corev1.NodeSelectorOpIn, Values: pools},
+					{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()},
+				},
+				Capacity: capacity,
+			},
+		}
+		body, err := framework.ApplyObject(ov, gvk(nodeOverlayKind))
+		if err != nil {
+			diags.AddError("Encoding NodeOverlay "+meta.Name, err.Error())
+			return nil, diags
+		}
+		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodeOverlayKind, Name: meta.Name}, Body: body})
+	}
+	return objs, diags
+}
+
+// setDurations writes the durations as configured: a typed NillableDuration serialises its zero
+// value as "Never" and re-spells the rest ("720h0m0s"), so they are set on the map instead.
+func setDurations(body map[string]any, m *gpuNodePoolModel) {
+	spec := body["spec"].(map[string]any)
+	tmpl := spec["template"].(map[string]any)["spec"].(map[string]any)
+	delete(tmpl, "expireAfter")
+	if !m.ExpireAfter.IsNull() {
+		tmpl["expireAfter"] = m.ExpireAfter.ValueString()
+	}
+	delete(spec, "disruption")
+	if d := m.Disruption; d != nil {
+		out := map[string]any{"consolidationPolicy": d.ConsolidationPolicy.ValueString(), "consolidateAfter": d.ConsolidateAfter.ValueString()}
+		if d.Budgets != nil {
+			budgets := []any{}
+			for _, b := range d.Budgets {
+				e := map[string]any{"nodes": b.Nodes.ValueString()}
+				if !b.Schedule.IsNull() {
+					e["schedule"], e["duration"] = b.Schedule.ValueString(), b.Duration.ValueString()
+				}
+				budgets = append(budgets, e)
+			}
+			out["budgets"] = budgets
+		}
+		spec["disruption"] = out
+	}
+}
+
+// sameDuration keeps the configured spelling of a duration the server re-spelled.
+func sameDuration(live string, prior types.String) types.String {
+	if prior.IsNull() || prior.IsUnknown() {
+		return types.StringValue(live)
+	}
+	a, errA := time.ParseDuration(live)
+	b, errB := time.ParseDuration(prior.ValueString())
+	if live == prior.ValueString() || (errA == nil && errB == nil && a == b) {
+		return prior
+	}
+	return types.StringValue(live)
+}

@@ -1,0 +1,216 @@
+package karpenter
+
+import (
+	"context"
+	"slices"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+)
+
+// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot) and NodeOverlay
+// (live[2]). A NodePool deleted outside Terraform drops its capacity block, and a missing
+// NodeOverlay of a mixed MIG pool drops the mig block, so the plan shows what the apply restores.
+func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
+	var diags diag.Diagnostics
+	pools := map[string]*karpv1.NodePool{}
+	var first *karpv1.NodePool
+	for i, t := range []string{capacityOnDemand, capacitySpot} {
+		if live[i] == nil {
+			continue
+		}
+		var np karpv1.NodePool
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(live[i].Object, &np); err != nil {
+			diags.AddError("Decoding NodePool "+live[i].GetName(), err.Error())
+			return diags
+		}
+		pools[t] = &np
+		if first == nil {
+			first = &np
+			m.ExpireAfter = flattenExpireAfter(live[i], m.ExpireAfter, importing)
+			m.Disruption = flattenDisruption(live[i], m.Disruption, importing)
+		}
+	}
+	m.OnDemand = flattenCapacity(pools[capacityOnDemand], m.OnDemand)
+	m.Spot = flattenCapacity(pools[capacitySpot], m.Spot)
+	if first == nil {
+		return diags // only the overlay is left: the plan re-creates the NodePools
+	}
+	ann := maps2(first.Annotations)
+	for _, k := range []string{annotationModel, annotationStrategy, annotationLayout, annotationReplicas} {
+		delete(ann, k)
+	}
+	if !m.Annotations.IsNull() || importing {
+		m.Annotations = framework.ManagedMap(ctx, ann, m.Annotations, importing, &diags)
+	}
+	spec := first.Spec.Template.Spec
+	if spec.NodeClassRef != nil {
+		m.NodeClass = types.StringValue(spec.NodeClassRef.Name)
+	}
+	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)
+	labels := maps2(first.Spec.Template.Labels)
+	m.MIG = flattenMIG(first, labels[gpu.LabelMIGConfig], m.MIG)
+	if m.MIG != nil && m.MIG.Strategy.ValueString() == string(gpu.StrategyMixed) && live[2] == nil && m.MIG.Config.ValueString() != gpu.ConfigAllDisabled {
+		m.MIG = nil
+	}
+	m.TimeSlicing = nil
+	if r, err := strconv.Atoi(first.GetAnnotations()[annotationReplicas]); err == nil {
+		m.TimeSlicing = &timeSlicingModel{Replicas: types.Int64Value(int64(r))}
+	}
+	delete(labels, labelPoolGPU)
+	delete(labels, gpu.LabelMIGConfig)
+	m.Billing = framework.ManagedMap(ctx, labels, m.Billing, false, &diags)
+	for k := range stringMap(ctx, m.Billing, &diags) {
+		delete(labels, k)
+	}
+	if importing {
+		m.NodeLabels = framework.AtomicMap(labels, types.MapNull(types.StringType))
+	} else {
+		m.NodeLabels = framework.ManagedMap(ctx, labels, m.NodeLabels, false, &diags)
+	}
+	m.Taints = []framework.TaintModel{}
+	for _, t := range spec.Taints {
+		m.Taints = append(m.Taints, framework.TaintModel{Key: types.StringValue(t.Key), Value: framework.OptionalString(t.Value), Effect: types.StringValue(string(t.Effect))})
+	}
+	if s, ok := m.supplies(ctx); ok {
+		m.Supplies = s
+	}
+	return diags
+}
+
+func maps2(m map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func flattenCapacity(np *karpv1.NodePool, prior *capacityModel) *capacityModel {
+	if np == nil {
+		return nil
+	}
+	out := &capacityModel{MaxGPUs: types.Int64Null(), Weight: types.Int64Null()}
+	if q, ok := np.Spec.Limits[gpu.ResourceGPU]; ok {
+		out.MaxGPUs = types.Int64Value(q.Value())
+	}
+	if np.Spec.Weight != nil {
+		out.Weight = types.Int64Value(int64(*np.Spec.Weight))
+	}
+	return out
+}
+
+func flattenGPU(np *karpv1.NodePool, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {
+	if prior == nil {
+		prior = &gpuModel{Model: types.StringNull(), InstanceTypes: types.ListNull(types.StringType)}
+	}
+	var its []string
+	for _, r := range reqs {
+		if r.Key == labelInstanceType {
+			its = slices.Clone(r.Values)
+		}
+	}
+	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes}
+	if alias := np.Annotations[annotationModel]; prior.Model.IsNull() || prior.Model.ValueString() == "" {
+		out.Model = types.StringValue(alias)
+	}
+	if out.InstanceTypes.IsNull() || out.InstanceTypes.ElementType(context.Background()) == nil {
+		out.InstanceTypes = types.ListNull(types.StringType)
+		if m, err := gpu.Lookup(out.Model.ValueString()); err == nil && slices.Equal(sortedNames(m.InstanceTypes), its) {
+			return out // the default: every instance type of the model
+		}
+	} else {
+		var prev []string
+		for _, e := range prior.InstanceTypes.Elements() {
+			prev = append(prev, e.(types.String).ValueString())
+		}
+		if slices.Equal(slices.Sorted(slices.Values(prev)), its) {
+			return out // same set, in the configured order
+		}
+	}
+	out.InstanceTypes, _ = types.ListValueFrom(context.Background(), types.StringType, its)
+	return out
+}
+
+func sortedNames(its []gpu.InstanceType) []string {
+	out := make([]string, len(its))
+	for i, it := range its {
+		out[i] = it.Name
+	}
+	slices.Sort(out)
+	return out
+}
+
+func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
+	strategy := np.Annotations[annotationStrategy]
+	if strategy == "" {
+		return nil
+	}
+	out := &migModel{Strategy: types.StringValue(strategy), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config)}
+	if layout, ok := np.Annotations[annotationLayout]; ok {
+		out.Config = types.StringNull()
+		if l, err := gpu.ParseLayout(layout); err == nil {
+			counts := map[string]int64{}
+			for k, v := range l {
+				counts[k] = int64(v)
+			}
+			out.Profiles = framework.Int64MapValue(counts)
+		}
+	} else if prior != nil && !prior.Config.IsNull() {
+		out.Config = prior.Config // keep a compact layout as written; the label holds its config name
+		if m, err := gpu.Lookup(np.Annotations[annotationModel]); err == nil {
+			if cfg, err := gpu.Resolve(m, prior.Config.ValueString()); err != nil || cfg.Name != config {
+				out.Config = types.StringValue(config)
+			}
+		}
+	}
+	return out
+}
+
+func flattenExpireAfter(obj *unstructured.Unstructured, prior types.String, importing bool) types.String {
+	v, found, _ := unstructured.NestedString(obj.Object, "spec", "template", "spec", "expireAfter")
+	if !found || (prior.IsNull() && !importing) {
+		return prior
+	}
+	return sameDuration(v, prior)
+}
+
+func flattenDisruption(obj *unstructured.Unstructured, prior *disruptionModel, importing bool) *disruptionModel {
+	d, found, _ := unstructured.NestedMap(obj.Object, "spec", "disruption")
+	if !found || (prior == nil && !importing) {
+		return prior
+	}
+	s := func(k string) string { v, _ := d[k].(string); return v }
+	out := &disruptionModel{ConsolidationPolicy: types.StringValue(s("consolidationPolicy"))}
+	var priorAfter types.String
+	if prior != nil {
+		priorAfter = prior.ConsolidateAfter
+	} else {
+		priorAfter = types.StringNull()
+	}
+	out.ConsolidateAfter = sameDuration(s("consolidateAfter"), priorAfter)
+	budgets, _ := d["budgets"].([]any)
+	if prior != nil && prior.Budgets == nil {
+		return out // Karpenter's default budget, not Terraform's
+	}
+	for i, b := range budgets {
+		bm, _ := b.(map[string]any)
+		g := func(k string) types.String {
+			v, ok := bm[k].(string)
+			return framework.OptionalString(map[bool]string{true: v}[ok])
+		}
+		nb := budgetModel{Nodes: g("nodes"), Schedule: g("schedule"), Duration: g("duration")}
+		if prior != nil && i < len(prior.Budgets) && !nb.Duration.IsNull() {
+			nb.Duration = sameDuration(nb.Duration.ValueString(), prior.Budgets[i].Duration)
+		}
+		out.Budgets = append(out.Budgets, nb)
+	}
+	return out
+}

@@ -1,0 +1,67 @@
+package karpenter_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+const billingDefault = `default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }`
+
+// providerBlock is a provider block with body inside.
+func providerBlock(body string) string {
+	return fmt.Sprintf("provider \"mlplatform\" {\n  %s\n}\n", body)
+}
+
+func nested(t *testing.T, obj *unstructured.Unstructured, path ...string) any {
+	t.Helper()
+	v, _, err := unstructured.NestedFieldNoCopy(obj.Object, path...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// refuseAtPlan runs each config (given the provider block for an unreachable cluster) and expects
+// a plan error matching want, with no API request.
+func refuseAtPlan(t *testing.T, cases map[string]struct {
+	config func(provider string) string
+	want   string
+}) {
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			host, requests := acctest.UnreachableCluster(t)
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: acctest.ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      tc.config(providerBlock(fmt.Sprintf("host = %q", host))),
+					PlanOnly:    true,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+			if n := requests(); n != 0 {
+				t.Errorf("plan made %d API requests; want none", n)
+			}
+		})
+	}
+}
+
+// editSpec changes one field with an update, as `kubectl edit` does.
+func editSpec(t *testing.T, k kube.Kind, name string, value any, path ...string) {
+	t.Helper()
+	obj := acctest.Get(t, k, "", name)
+	if err := unstructured.SetNestedField(obj.Object, value, path...); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acctest.Dynamic(t).Resource(k.GVR).Update(context.Background(), obj, metav1.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
+		t.Fatalf("edit %s %s: %v", k, name, err)
+	}
+}

@@ -1,0 +1,166 @@
+package karpenter_test
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
+)
+
+const nodeClassAddr = "mlplatform_node_class.test"
+
+func nodeClassConfig(provider, name, extra string) string {
+	return provider + fmt.Sprintf(`
+resource "mlplatform_node_class" "test" {
+  name         = %[1]q
+  role         = "KarpenterNodeRole-demo"
+  ami_selector = [{ alias = "al2023@latest" }]
+  subnet_selector         = [{ tags = { "karpenter.sh/discovery" = "demo" } }]
+  security_group_selector = [{ tags = { "karpenter.sh/discovery" = "demo" } }, { id = "sg-0123abcd" }]
+  block_device = [{ device_name = "/dev/xvda", root_volume = true, volume_size = "200Gi", volume_type = "gp3", iops = 3000, throughput = 125 }]
+  billing = { team = "research" }
+  %[2]s
+}
+`, name, extra)
+}
+
+func TestAccNodeClass_lifecycle(t *testing.T) {
+	name := "acc-node-class"
+	p := providerBlock(billingDefault)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_node_class", karpenter.EC2NodeClassKind),
+		Steps: []resource.TestStep{
+			{
+				Config: nodeClassConfig(p, name, `
+  kubelet = { max_pods = 110, system_reserved = { cpu = "500m" }, image_gc_high_threshold_percent = 85, image_gc_low_threshold_percent = 80 }
+  metadata_options = { http_put_response_hop_limit = 2 }
+  tags = { project = "llm" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(nodeClassAddr, tfjsonpath.New("tags_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"billing.mlplatform.io/cost-centre": knownvalue.StringExact("cc-1234"),
+						"team":                              knownvalue.StringExact("research"),
+						"project":                           knownvalue.StringExact("llm"),
+					})),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(nodeClassAddr, tfjsonpath.New("metadata_options").AtMapKey("http_tokens"), knownvalue.StringExact("required")),
+				},
+				Check: func(*terraform.State) error {
+					live := acctest.Get(t, karpenter.EC2NodeClassKind, "", name)
+					tags := nested(t, live, "spec", "tags")
+					want := map[string]any{"billing.mlplatform.io/cost-centre": "cc-1234", "team": "research", "project": "llm"}
+					if !reflect.DeepEqual(tags, want) {
+						return fmt.Errorf("spec.tags = %v, want %v", tags, want)
+					}
+					if _, found := live.Object["status"]; found {
+						return fmt.Errorf("status was written: %v", live.Object["status"])
+					}
+					if got := nested(t, live, "spec", "kubelet", "maxPods"); got != int64(110) {
+						return fmt.Errorf("spec.kubelet.maxPods = %v", got)
+					}
+					return nil
+				},
+			},
+			{
+				// Switch to an instance profile and drop kubelet: updated in place, removed fields gone.
+				Config: nodeClassConfig(p, name, `tags = { project = "llm" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					live := acctest.Get(t, karpenter.EC2NodeClassKind, "", name)
+					if k := nested(t, live, "spec", "kubelet"); k != nil {
+						return fmt.Errorf("kubelet still set: %v", k)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:            nodeClassAddr,
+				ImportState:             true,
+				ImportStateId:           name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"},
+			},
+			{
+				// A tag changed outside Terraform shows as drift and is restored.
+				PreConfig: func() { editSpec(t, karpenter.EC2NodeClassKind, name, "someone-else", "spec", "tags", "team") },
+				Config:    nodeClassConfig(p, name, `tags = { project = "llm" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "tags", "team"); got != "research" {
+						return fmt.Errorf("team tag after drift repair = %v", got)
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() { acctest.Delete(t, karpenter.EC2NodeClassKind, "", name) },
+				Config:    nodeClassConfig(p, name, `tags = { project = "llm" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionCreate),
+				}},
+			},
+		},
+	})
+}
+
+func TestNodeClass_invalidInputFailsAtPlan(t *testing.T) {
+	base := func(extra string) func(string) string {
+		return func(p string) string { return nodeClassConfigAMI(p, `[{ alias = "al2023@latest" }]`, extra) }
+	}
+	type tc = struct {
+		config func(string) string
+		want   string
+	}
+	refuseAtPlan(t, map[string]tc{
+		"reserved tag":     {base(`tags = { "karpenter.sh/nodepool" = "x" }`), `tag key "karpenter.sh/nodepool" is refused`},
+		"cluster tag":      {base(`tags = { "kubernetes.io/cluster/demo" = "owned" }`), `kubernetes.io/cluster/\* is reserved`},
+		"role and profile": {base(`instance_profile = "p"`), `Exactly one of these attributes must be configured:\s+\[role,instance_profile\]`},
+		"bad alias":        {func(p string) string { return nodeClassConfigAMI(p, `[{ alias = "ubuntu@latest" }]`, "") }, `family must be one of`},
+		"alias and id": {func(p string) string {
+			return nodeClassConfigAMI(p, `[{ alias = "al2023@latest", id = "ami-123" }]`, "")
+		}, `alias excludes every\s+other field`},
+		"no family": {func(p string) string { return nodeClassConfigAMI(p, `[{ id = "ami-123" }]`, "") }, `ami_family is required`},
+		"wrong family": {func(p string) string {
+			return nodeClassConfigAMI(p, `[{ alias = "al2023@latest" }]`, `ami_family = "Bottlerocket"`)
+		}, `must be "AL2023" or`},
+		"subnet id and tags":  {base(`subnet_selector = [{ id = "subnet-1", tags = { a = "b" } }]`), `must set exactly one of id and\s+tags`},
+		"two root volumes":    {base(`block_device = [{ device_name = "a", root_volume = true, volume_size = "1Gi" }, { device_name = "b", root_volume = true, volume_size = "1Gi" }]`), `at most one may`},
+		"bad volume size":     {base(`block_device = [{ device_name = "a", volume_size = "100" }]`), `must be a size`},
+		"gc thresholds":       {base(`kubelet = { image_gc_high_threshold_percent = 50, image_gc_low_threshold_percent = 60 }`), `must be greater than`},
+		"bad kubelet key":     {base(`kubelet = { system_reserved = { gpu = "1" } }`), `value must be one of`},
+		"windows not latest":  {func(p string) string { return nodeClassConfigAMI(p, `[{ alias = "windows2022@v1" }]`, "") }, `only\s+specify version`},
+		"hop limit too large": {base(`metadata_options = { http_put_response_hop_limit = 65 }`), `between\s+1 and 64`},
+	})
+}
+
+func nodeClassConfigAMI(p, amis, extra string) string {
+	if !strings.Contains(extra, "subnet_selector") {
+		extra += "\nsubnet_selector = [{ id = \"subnet-1\" }]"
+	}
+	return p + fmt.Sprintf(`
+resource "mlplatform_node_class" "test" {
+  name         = "nc"
+  role         = "r"
+  ami_selector = %s
+  security_group_selector = [{ id = "sg-1" }]
+  %s
+}
+`, amis, extra)
+}
