@@ -43,10 +43,18 @@ type Spec[M any] interface {
 }
 
 // ReadyWaiter is implemented by a Spec whose objects report readiness (e.g. a ClusterQueue's
-// Active condition). The cycle calls it after every apply; it returns nil at once when the model
-// switches waiting off, and otherwise an error that says why the object is not ready.
+// Active condition). The cycle calls it after every apply, before recording state; it returns nil
+// at once when the model switches waiting off, and otherwise an error that says why the object is
+// not ready. It records in m the computed status it read (from applied when it did not wait).
 type ReadyWaiter[M any] interface {
 	WaitReady(ctx context.Context, c *kube.Client, m *M, applied *unstructured.Unstructured) error
+}
+
+// PreApplyChecker is implemented by a Spec that checks the planned model against what is in the
+// cluster before writing (e.g. quotas against what the GPU node pools can supply): errors stop
+// the apply before anything is written, warnings are reported.
+type PreApplyChecker[M any] interface {
+	CheckBeforeApply(ctx context.Context, c *kube.Client, m *M) diag.Diagnostics
 }
 
 // DeleteExplainer is implemented by a Spec whose deletes can be held up (by a finalizer that a
@@ -166,6 +174,11 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	if diags.HasError() {
 		return
 	}
+	if c, ok := r.Spec.(PreApplyChecker[M]); ok {
+		if diags.Append(c.CheckBeforeApply(ctx, r.Provider.Client, m)...); diags.HasError() {
+			return
+		}
+	}
 	live, err := r.Provider.Client.Apply(ctx, r.Spec.Kind(), obj)
 	if err != nil {
 		diags.AddError("Applying "+r.Spec.Kind().Kind+" "+objectID(om.Namespace, om.Name), err.Error())
@@ -175,13 +188,15 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	meta.ID = types.StringValue(objectID(om.Namespace, om.Name))
 	meta.UID = types.StringValue(string(live.GetUID()))
 	meta.LabelsAll = MapValue(om.Labels)
-	diags.Append(state.Set(ctx, m)...)
+	var notReady error
+	if w, ok := r.Spec.(ReadyWaiter[M]); ok {
+		notReady = w.WaitReady(ctx, r.Provider.Client, m, live)
+	}
 	// The object exists now, so it stays in state even when it does not become ready: Terraform
 	// then marks it tainted, and the next apply converges.
-	if w, ok := r.Spec.(ReadyWaiter[M]); ok {
-		if err := w.WaitReady(ctx, r.Provider.Client, m, live); err != nil {
-			diags.AddError(r.Spec.Kind().Kind+" "+objectID(om.Namespace, om.Name)+" is not ready", err.Error())
-		}
+	diags.Append(state.Set(ctx, m)...)
+	if notReady != nil {
+		diags.AddError(r.Spec.Kind().Kind+" "+objectID(om.Namespace, om.Name)+" is not ready", notReady.Error())
 	}
 }
 

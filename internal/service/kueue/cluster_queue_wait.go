@@ -19,18 +19,23 @@ import (
 // WaitReady waits until Kueue reports the queue Active for the generation just applied. On
 // timeout it says what Kueue reported instead and, for FlavorNotFound, which flavors are missing.
 // A queue stopped on purpose (stop_policy other than None) is inactive by design: no wait.
+// Either way it records the status summary (active, workload counts) of the last read.
 func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQueueModel, applied *unstructured.Unstructured) error {
+	var cq kueuev1beta2.ClusterQueue
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(applied.Object, &cq); err != nil {
+		return err
+	}
+	defer func() { flattenClusterQueueStatus(&cq, m) }()
 	if (!m.WaitForActive.IsNull() && !m.WaitForActive.ValueBool()) ||
 		(!m.StopPolicy.IsNull() && m.StopPolicy.ValueString() != string(kueuev1beta2.None)) {
 		return nil
 	}
-	name := applied.GetName()
-	var cq kueuev1beta2.ClusterQueue
-	_, err := c.WaitFor(ctx, clusterQueueKind, "", name, func(obj *unstructured.Unstructured) (bool, error) {
-		cq = kueuev1beta2.ClusterQueue{}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &cq); err != nil {
+	_, err := c.WaitFor(ctx, clusterQueueKind, "", applied.GetName(), func(obj *unstructured.Unstructured) (bool, error) {
+		var read kueuev1beta2.ClusterQueue
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &read); err != nil {
 			return false, err
 		}
+		cq = read
 		cond, ok := activeCondition(&cq)
 		return ok && cond.Status == metav1.ConditionTrue, nil
 	})

@@ -1,0 +1,191 @@
+package kueue
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// Written by mlplatform_gpu_node_pool on its NodePools (internal/service/karpenter).
+const (
+	annotationGPUModel    = "mlplatform.io/gpu-model"
+	annotationMIGStrategy = "mlplatform.io/mig-strategy"
+	annotationMIGLayout   = "mlplatform.io/mig-layout"
+	annotationReplicas    = "mlplatform.io/time-slicing-replicas"
+)
+
+// nodePoolKind is read only, to check quotas against what the GPU node pools supply.
+var nodePoolKind = kube.Kind{GVR: schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"},
+	Kind: "NodePool", Requires: "Karpenter v1 (karpenter.sh/v1)"}
+
+// CheckBeforeApply checks the planned quotas against the GPU NodePools the named ResourceFlavors
+// select, before the queue is written: a quota for a resource those nodes never expose is an
+// error on its nominal_quota, an over-commit a warning. A cluster without Karpenter, or a flavor
+// that selects no mlplatform pool, is not checked.
+func (clusterQueue) CheckBeforeApply(ctx context.Context, c *kube.Client, m *clusterQueueModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	in, err := capacityInputs(ctx, c, m)
+	if err == nil && in != nil {
+		var errs, warns []capacity.Finding
+		if errs, warns, err = capacity.Check(m.Name.ValueString(), in.flavors, in.pools, in.quotas); err == nil {
+			for _, f := range errs {
+				diags.AddAttributeError(in.paths[f.Ref], f.Summary, f.Detail)
+			}
+			for _, f := range warns {
+				diags.AddAttributeWarning(in.paths[f.Ref], f.Summary, f.Detail)
+			}
+		}
+	}
+	if err != nil {
+		diags.AddWarning("Quotas not checked against the GPU node pools", err.Error())
+	}
+	return diags
+}
+
+type capacityInput struct {
+	flavors []capacity.Flavor
+	pools   []capacity.Pool
+	quotas  []capacity.Quota
+	paths   []path.Path // by Quota.Ref
+}
+
+// capacityInputs reads what the check needs; nil when there is nothing to check.
+func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (*capacityInput, error) {
+	in := &capacityInput{}
+	names := map[string]bool{}
+	for i, g := range m.ResourceGroups {
+		for j, f := range g.Flavors {
+			names[f.Name.ValueString()] = true
+			for k, q := range f.Resources {
+				nominal, err := resource.ParseQuantity(q.NominalQuota.ValueString())
+				if err != nil || q.Name.IsUnknown() {
+					continue // refused by validation, or not known yet
+				}
+				in.quotas = append(in.quotas, capacity.Quota{Queue: m.Name.ValueString(), Flavor: f.Name.ValueString(),
+					Resource: q.Name.ValueString(), Nominal: nominal, Ref: len(in.paths)})
+				in.paths = append(in.paths, path.Root("resource_group").AtListIndex(i).AtName("flavor").AtListIndex(j).
+					AtName("resource").AtListIndex(k).AtName("nominal_quota"))
+			}
+		}
+	}
+	if len(in.quotas) == 0 {
+		return nil, nil
+	}
+	if err := c.EnsureServed(ctx, nodePoolKind); err != nil {
+		var ni *kube.NotInstalledError
+		if errors.As(err, &ni) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	pools, err := c.List(ctx, nodePoolKind, "", metav1.ListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range pools.Items {
+		if p, ok := poolFromNodePool(&pools.Items[i]); ok {
+			in.pools = append(in.pools, p)
+		}
+	}
+	if len(in.pools) == 0 {
+		return nil, nil
+	}
+	for name := range names {
+		obj, err := c.Get(ctx, resourceFlavorKind, "", name)
+		if kube.IsNotFound(err) {
+			continue // Kueue keeps the queue inactive; WaitReady says so
+		} else if err != nil {
+			return nil, err
+		}
+		labels, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "nodeLabels")
+		in.flavors = append(in.flavors, capacity.Flavor{Name: name, NodeLabels: labels})
+	}
+	return in, otherQueuesQuotas(ctx, c, m.Name.ValueString(), in)
+}
+
+// otherQueuesQuotas adds the nominal quotas of the cluster's other ClusterQueues, which share
+// the flavors' nodes.
+func otherQueuesQuotas(ctx context.Context, c *kube.Client, name string, in *capacityInput) error {
+	list, err := c.List(ctx, clusterQueueKind, "", metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for _, item := range list.Items {
+		var cq kueuev1beta2.ClusterQueue
+		if item.GetName() == name || runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &cq) != nil {
+			continue
+		}
+		for _, g := range cq.Spec.ResourceGroups {
+			for _, f := range g.Flavors {
+				for _, q := range f.Resources {
+					in.quotas = append(in.quotas, capacity.Quota{Queue: cq.Name, Flavor: string(f.Name),
+						Resource: string(q.Name), Nominal: q.NominalQuota, Ref: -1})
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// poolFromNodePool reads a NodePool written by mlplatform_gpu_node_pool; ok is false for others.
+func poolFromNodePool(np *unstructured.Unstructured) (capacity.Pool, bool) {
+	ann := np.GetAnnotations()
+	m, err := gpu.Lookup(ann[annotationGPUModel])
+	if err != nil {
+		return capacity.Pool{}, false
+	}
+	labels, _, _ := unstructured.NestedStringMap(np.Object, "spec", "template", "metadata", "labels")
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	reqs, _, _ := unstructured.NestedSlice(np.Object, "spec", "template", "spec", "requirements")
+	for _, raw := range reqs {
+		req, _ := raw.(map[string]any)
+		values, _, _ := unstructured.NestedStringSlice(req, "values")
+		if key, _ := req["key"].(string); req["operator"] == "In" && len(values) == 1 {
+			labels[key] = values[0]
+		}
+	}
+	labels["karpenter.sh/nodepool"] = np.GetName()
+	p := capacity.Pool{Name: np.GetName(), CapacityType: labels["karpenter.sh/capacity-type"], NodeLabels: labels,
+		Node:    gpu.NodeSpec{Model: m, Strategy: gpu.Strategy(ann[annotationMIGStrategy])},
+		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}
+	if p.Node.Strategy != "" {
+		p.Node.MIG = labels[gpu.LabelMIGConfig]
+		if layout, ok := ann[annotationMIGLayout]; ok {
+			p.Node.MIG = layout
+			if layout == "" {
+				p.Node.MIG = gpu.ConfigAllEnabled
+			}
+		}
+	}
+	if n, err := strconv.Atoi(ann[annotationReplicas]); err == nil && n > 0 {
+		p.Node.TimeSlicing = &gpu.TimeSlicing{Replicas: n}
+	}
+	return p, true
+}
+
+func limit(np *unstructured.Unstructured, name string) int64 {
+	s, _, _ := unstructured.NestedString(np.Object, "spec", "limits", name)
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		return 0
+	}
+	return q.Value()
+}

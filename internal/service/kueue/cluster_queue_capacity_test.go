@@ -1,0 +1,74 @@
+package kueue_test
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+)
+
+// capacityConfig is an H100 pool sliced all-1g.10gb (2 on-demand GPUs: 14 x 1g.10gb), a flavor fed
+// from its supplies and a ClusterQueue with one quota on it. H100, not A100: the other tests'
+// flavors select A100 nodes, and must not select this pool.
+func capacityConfig(prefix, res, quota string) string {
+	return providerBlock("") + fmt.Sprintf(`
+resource "mlplatform_gpu_node_pool" "h100" {
+  name       = "%[1]s-h100"
+  node_class = "gpu"
+  gpu        = { model = "h100", instance_types = ["p5.48xlarge"] }
+  mig        = { profiles = { "1g.10gb" = 7 } }
+  on_demand  = { max_gpus = 2 }
+}
+
+resource "mlplatform_resource_flavor" "h100" {
+  name        = "%[1]s-h100"
+  node_labels = mlplatform_gpu_node_pool.h100.supplies["on-demand"].node_labels
+}
+
+resource "mlplatform_cluster_queue" "team" {
+  name               = "%[1]s-team"
+  namespace_selector = {}
+  resource_group {
+    covered_resources = [%[2]q]
+    flavor {
+      name = mlplatform_resource_flavor.h100.name
+      resource {
+        name          = %[2]q
+        nominal_quota = %[3]q
+      }
+    }
+  }
+}
+`, prefix, res, quota)
+}
+
+// A quota for a MIG profile the pool's nodes never expose is refused before the queue is
+// written; an over-commit is applied (with a warning, which the unit tests of internal/capacity
+// check: terraform-plugin-testing cannot assert warnings).
+func TestAccClusterQueue_Capacity(t *testing.T) {
+	prefix := "acc-cap"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_cluster_queue", kueue.ClusterQueueKind),
+		Steps: []resource.TestStep{
+			{
+				Config: capacityConfig(prefix, "nvidia.com/mig-2g.20gb", "4"),
+				ExpectError: regexp.MustCompile(`(?s)never\s+expose.*nominal_quota = "4".*` + // on the quota's line
+					`never\s+nvidia\.com/mig-2g\.20gb`),
+			},
+			{
+				Config: capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "20"), // 14 at most: over-commit
+				Check: func(*terraform.State) error {
+					acctest.Get(t, kueue.ClusterQueueKind, "", prefix+"-team")
+					return nil
+				},
+			},
+		},
+	})
+}
