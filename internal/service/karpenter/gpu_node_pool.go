@@ -41,6 +41,7 @@ type gpuNodePoolModel struct {
 	ExpireAfter types.String           `tfsdk:"expire_after"`
 	Billing     types.Map              `tfsdk:"billing"`
 	Supplies    types.Map              `tfsdk:"supplies"`
+	GPUsPerNode types.Int64            `tfsdk:"gpus_per_node"`
 }
 
 type gpuModel struct {
@@ -167,6 +168,9 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "Billing labels (team, project, cost centre) on the nodes, so GPU-hours can be summed per team " +
 			"(e.g. kube-state-metrics node labels in Prometheus). Give the node class the same keys in its `billing` for EC2 tags.",
 		Validators: framework.LabelMapValidators()}
+	attrs["gpus_per_node"] = schema.Int64Attribute{Computed: true,
+		MarkdownDescription: "GPUs per node, derived from the instance types, known at plan; null when the instance types " +
+			"carry different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8)."}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
 			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +

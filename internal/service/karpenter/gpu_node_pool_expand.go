@@ -128,13 +128,38 @@ func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConf
 // ModifyPlan sets supplies from the configuration, so that it is known at plan.
 func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
+	perNode := types.Int64Unknown()
 	var m gpuNodePoolModel
 	if !req.Plan.Get(ctx, &m).HasError() {
 		if v, ok := m.supplies(ctx); ok {
 			supplies = v
 		}
+		if v, ok := m.gpusPerNode(ctx); ok {
+			perNode = v
+		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpus_per_node"), perNode)...)
+}
+
+// gpusPerNode is the GPU count its instance types share, null when they differ; ok is false
+// while it cannot be known.
+func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (types.Int64, bool) {
+	in, ok := m.input(ctx)
+	if !ok {
+		return types.Int64Null(), false
+	}
+	p, perr := planPool(in)
+	if perr != nil || len(p.InstanceTypes) == 0 {
+		return types.Int64Null(), false
+	}
+	n := p.InstanceTypes[0].GPUs
+	for _, it := range p.InstanceTypes[1:] {
+		if it.GPUs != n {
+			return types.Int64Null(), true
+		}
+	}
+	return types.Int64Value(int64(n)), true
 }
 
 var supplyAttrTypes = map[string]attr.Type{
