@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -85,29 +86,15 @@ func (r *MultiResource[M, PM]) ConfigValidators(ctx context.Context) []resource.
 }
 
 func (r *MultiResource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := PM(&m).Meta().Timeouts.Create(ctx, DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+	applyPlanned[M, PM](ctx, req.Plan, timeouts.Value.Create, &resp.Diagnostics, func(ctx context.Context, m *M) {
+		r.apply(ctx, m, &resp.State, &resp.Diagnostics)
+	})
 }
 
 func (r *MultiResource[M, PM]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := PM(&m).Meta().Timeouts.Update(ctx, DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+	applyPlanned[M, PM](ctx, req.Plan, timeouts.Value.Update, &resp.Diagnostics, func(ctx context.Context, m *M) {
+		r.apply(ctx, m, &resp.State, &resp.Diagnostics)
+	})
 }
 
 // apply writes every object the model needs, then deletes those it no longer needs. State is

@@ -6,10 +6,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -136,30 +138,33 @@ func modifyPlan(ctx context.Context, p *ProviderData, spec any, req resource.Mod
 	}
 }
 
-func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+// applyPlanned reads the planned model and runs apply on it, bounded by the model's create or
+// update timeout: the shell both cycles share for Create and Update.
+func applyPlanned[M any, PM Model[M]](ctx context.Context, plan tfsdk.Plan,
+	timeout func(timeouts.Value, context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	diags *diag.Diagnostics, apply func(context.Context, *M),
+) {
 	var m M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	if diags.Append(plan.Get(ctx, &m)...); diags.HasError() {
 		return
 	}
-	timeout, diags := PM(&m).Meta().Timeouts.Create(ctx, DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	d, tdiags := timeout(PM(&m).Meta().Timeouts, ctx, DefaultTimeout)
+	diags.Append(tdiags...)
+	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+	apply(ctx, &m)
+}
+
+func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	applyPlanned[M, PM](ctx, req.Plan, timeouts.Value.Create, &resp.Diagnostics, func(ctx context.Context, m *M) {
+		r.apply(ctx, m, &resp.State, &resp.Diagnostics)
+	})
 }
 
 func (r *Resource[M, PM]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	timeout, diags := PM(&m).Meta().Timeouts.Update(ctx, DefaultTimeout)
-	resp.Diagnostics.Append(diags...)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	r.apply(ctx, &m, &resp.State, &resp.Diagnostics)
+	applyPlanned[M, PM](ctx, req.Plan, timeouts.Value.Update, &resp.Diagnostics, func(ctx context.Context, m *M) {
+		r.apply(ctx, m, &resp.State, &resp.Diagnostics)
+	})
 }
 
 // apply writes the planned model and records what the server returned. Nothing is written to
