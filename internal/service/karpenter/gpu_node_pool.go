@@ -41,12 +41,12 @@ type gpuNodePoolModel struct {
 	ExpireAfter types.String           `tfsdk:"expire_after"`
 	Billing     types.Map              `tfsdk:"billing"`
 	Supplies    types.Map              `tfsdk:"supplies"`
-	GPUsPerNode types.Int64            `tfsdk:"gpus_per_node"`
 }
 
 type gpuModel struct {
 	Model         types.String `tfsdk:"model"`
 	InstanceTypes types.List   `tfsdk:"instance_types"`
+	CountPerNode  types.Int64  `tfsdk:"count_per_node"`
 }
 
 type capacityModel struct {
@@ -125,6 +125,9 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"instance_types": schema.ListAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "EC2 instance types, each checked to carry `model`. Omitted: every instance type of the model.",
 				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}},
+			"count_per_node": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "GPUs per node, derived from the instance types and known at plan; null when they carry " +
+					"different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8)."},
 		}}
 	attrs["spot"] = capacityAttribute(capacitySpot, defaultSpotWeight)
 	attrs["on_demand"] = capacityAttribute(capacityOnDemand, defaultOnDemandWeight)
@@ -168,9 +171,6 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "Billing labels (team, project, cost centre) on the nodes, so GPU-hours can be summed per team " +
 			"(e.g. kube-state-metrics node labels in Prometheus). Give the node class the same keys in its `billing` for EC2 tags.",
 		Validators: framework.LabelMapValidators()}
-	attrs["gpus_per_node"] = schema.Int64Attribute{Computed: true,
-		MarkdownDescription: "GPUs per node, derived from the instance types, known at plan; null when the instance types " +
-			"carry different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8)."}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
 			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +

@@ -139,7 +139,9 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, re
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpus_per_node"), perNode)...)
+	if m.GPU != nil {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpu").AtName("count_per_node"), perNode)...)
+	}
 }
 
 // gpusPerNode is the GPU count its instance types share, null when they differ; ok is false

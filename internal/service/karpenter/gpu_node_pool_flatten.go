@@ -79,8 +79,8 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	for _, t := range spec.Taints {
 		m.Taints = append(m.Taints, framework.TaintModel{Key: types.StringValue(t.Key), Value: framework.OptionalString(t.Value), Effect: types.StringValue(string(t.Effect))})
 	}
-	if n, ok := m.gpusPerNode(ctx); ok {
-		m.GPUsPerNode = n
+	if n, ok := m.gpusPerNode(ctx); ok && m.GPU != nil {
+		m.GPU.CountPerNode = n
 	}
 	if s, ok := m.supplies(ctx); ok {
 		m.Supplies = s

@@ -74,7 +74,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 						knownvalue.MapExact(map[string]knownvalue.Check{"nvidia.com/mig-1g.10gb": knownvalue.Int64Exact(224)})),
 					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("on-demand").AtMapKey("node_labels").AtMapKey("karpenter.sh/nodepool"),
 						knownvalue.StringExact(name+"-on-demand")),
-					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("gpus_per_node"), knownvalue.Int64Exact(8)),
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("gpu").AtMapKey("count_per_node"), knownvalue.Int64Exact(8)),
 				}},
 				Check: func(*terraform.State) error {
 					spot := acctest.Get(t, karpenter.NodePoolKind, "", name+"-spot")
