@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -71,15 +70,20 @@ func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string) err
 		return describe(err, "delete", k, namespace, name)
 	}
 	var last *unstructured.Unstructured
-	err = wait.PollUntilContextCancel(ctx, 200*time.Millisecond, true, func(ctx context.Context) (bool, error) {
+	err = wait.PollUntilContextCancel(ctx, pollInterval, true, func(ctx context.Context) (bool, error) {
 		obj, err := c.resource(k, namespace).Get(ctx, name, metav1.GetOptions{})
-		if IsNotFound(err) {
+		switch {
+		case IsNotFound(err):
 			return true, nil
+		case err != nil && ctx.Err() != nil:
+			return false, ctx.Err() // the time ran out during this read: a timeout, not an API error
+		case err != nil:
+			return false, describe(err, "get", k, namespace, name)
 		}
 		last = obj
-		return false, describe(err, "get", k, namespace, name)
+		return false, nil
 	})
-	if err != nil && last != nil {
+	if err != nil && last != nil && ctx.Err() != nil {
 		return &StillPresentError{Kind: k, Namespace: namespace, Name: name, Finalizers: last.GetFinalizers(), cause: err}
 	}
 	return err
