@@ -21,18 +21,19 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// Annotations on the NodePools that record what the pool was declared with, for import and drift.
+// Annotations on the NodePools that record what the pool was declared with, for import and drift,
+// and for the ClusterQueue capacity check (internal/service/kueue), which reads pools back.
 const (
-	annotationModel    = "mlplatform.io/gpu-model"
-	annotationStrategy = "mlplatform.io/mig-strategy"
-	annotationLayout   = "mlplatform.io/mig-layout"
-	annotationReplicas = "mlplatform.io/time-slicing-replicas"
+	AnnotationGPUModel    = "mlplatform.io/gpu-model"
+	AnnotationMIGStrategy = "mlplatform.io/mig-strategy"
+	AnnotationMIGLayout   = "mlplatform.io/mig-layout"
+	AnnotationReplicas    = "mlplatform.io/time-slicing-replicas"
 )
 
 func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 	return []framework.ObjectRef{
-		{Kind: nodePoolKind, Name: name + "-" + capacityOnDemand},
-		{Kind: nodePoolKind, Name: name + "-" + capacitySpot},
+		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
+		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
 		{Kind: nodeOverlayKind, Name: name},
 	}
 }
@@ -228,15 +229,15 @@ func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framewo
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
-	annotations[annotationModel] = m.GPU.Model.ValueString()
+	annotations[AnnotationGPUModel] = m.GPU.Model.ValueString()
 	if in.Strategy != "" {
-		annotations[annotationStrategy] = in.Strategy
+		annotations[AnnotationMIGStrategy] = in.Strategy
 	}
 	if in.MIGProfiles != nil {
-		annotations[annotationLayout] = p.Layout
+		annotations[AnnotationMIGLayout] = p.Layout
 	}
 	if in.Replicas > 0 {
-		annotations[annotationReplicas] = itoa(int64(in.Replicas))
+		annotations[AnnotationReplicas] = itoa(int64(in.Replicas))
 	}
 	var taints []corev1.Taint
 	for _, t := range m.Taints {
@@ -264,13 +265,13 @@ func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framewo
 				Weight: &weight,
 			},
 		}
-		body, err := framework.ApplyObject(np, gvk(nodePoolKind))
+		body, err := framework.ApplyObject(np, gvk(NodePoolKind))
 		if err != nil {
 			diags.AddError("Encoding NodePool "+name, err.Error())
 			return nil, diags
 		}
 		setDurations(body, m)
-		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodePoolKind, Name: name}, Body: body})
+		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: NodePoolKind, Name: name}, Body: body})
 	}
 	if p.needsOverlay() {
 		capacity := corev1.ResourceList{}

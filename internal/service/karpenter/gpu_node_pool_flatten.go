@@ -44,7 +44,7 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 		return diags // only the overlay is left: the plan re-creates the NodePools
 	}
 	ann := maps2(first.Annotations)
-	for _, k := range []string{annotationModel, annotationStrategy, annotationLayout, annotationReplicas} {
+	for _, k := range []string{AnnotationGPUModel, AnnotationMIGStrategy, AnnotationMIGLayout, AnnotationReplicas} {
 		delete(ann, k)
 	}
 	if !m.Annotations.IsNull() || importing {
@@ -61,7 +61,7 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 		m.MIG = nil
 	}
 	m.TimeSlicing = nil
-	if r, err := strconv.Atoi(first.GetAnnotations()[annotationReplicas]); err == nil {
+	if r, err := strconv.Atoi(first.GetAnnotations()[AnnotationReplicas]); err == nil {
 		m.TimeSlicing = &timeSlicingModel{Replicas: types.Int64Value(int64(r))}
 	}
 	delete(labels, labelPoolGPU)
@@ -121,7 +121,7 @@ func flattenGPU(np *karpv1.NodePool, reqs []karpv1.NodeSelectorRequirementWithMi
 		}
 	}
 	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes}
-	if alias := np.Annotations[annotationModel]; prior.Model.IsNull() || prior.Model.ValueString() == "" {
+	if alias := np.Annotations[AnnotationGPUModel]; prior.Model.IsNull() || prior.Model.ValueString() == "" {
 		out.Model = types.StringValue(alias)
 	}
 	if out.InstanceTypes.IsNull() || out.InstanceTypes.ElementType(context.Background()) == nil {
@@ -152,12 +152,12 @@ func sortedNames(its []gpu.InstanceType) []string {
 }
 
 func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
-	strategy := np.Annotations[annotationStrategy]
+	strategy := np.Annotations[AnnotationMIGStrategy]
 	if strategy == "" {
 		return nil
 	}
 	out := &migModel{Strategy: types.StringValue(strategy), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config)}
-	if layout, ok := np.Annotations[annotationLayout]; ok {
+	if layout, ok := np.Annotations[AnnotationMIGLayout]; ok {
 		out.Config = types.StringNull()
 		if l, err := gpu.ParseLayout(layout); err == nil {
 			counts := map[string]int64{}
@@ -168,7 +168,7 @@ func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
 		}
 	} else if prior != nil && !prior.Config.IsNull() {
 		out.Config = prior.Config // keep a compact layout as written; the label holds its config name
-		if m, err := gpu.Lookup(np.Annotations[annotationModel]); err == nil {
+		if m, err := gpu.Lookup(np.Annotations[AnnotationGPUModel]); err == nil {
 			if cfg, err := gpu.Resolve(m, prior.Config.ValueString()); err != nil || cfg.Name != config {
 				out.Config = types.StringValue(config)
 			}

@@ -22,8 +22,9 @@ var (
 	coreV1           = schema.GroupVersion{Group: coreapis.Group, Version: "v1"}
 	coreV1alpha1     = schema.GroupVersion{Group: coreapis.Group, Version: "v1alpha1"}
 	ec2NodeClassKind = kind(awsV1, "ec2nodeclasses", "EC2NodeClass", requires)
-	nodePoolKind     = kind(coreV1, "nodepools", "NodePool", requires)
-	nodeOverlayKind  = kind(coreV1alpha1, "nodeoverlays", "NodeOverlay",
+	// NodePoolKind is exported for the ClusterQueue capacity check, which reads pools back.
+	NodePoolKind    = kind(coreV1, "nodepools", "NodePool", requires)
+	nodeOverlayKind = kind(coreV1alpha1, "nodeoverlays", "NodeOverlay",
 		"Karpenter v1.6 or newer with the NodeOverlay feature gate on (karpenter.sh/v1alpha1)")
 )
 

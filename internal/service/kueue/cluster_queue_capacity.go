@@ -12,25 +12,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
-
-// Written by mlplatform_gpu_node_pool on its NodePools (internal/service/karpenter).
-const (
-	annotationGPUModel    = "mlplatform.io/gpu-model"
-	annotationMIGStrategy = "mlplatform.io/mig-strategy"
-	annotationMIGLayout   = "mlplatform.io/mig-layout"
-	annotationReplicas    = "mlplatform.io/time-slicing-replicas"
-)
-
-// nodePoolKind is read only, to check quotas against what the GPU node pools supply.
-var nodePoolKind = kube.Kind{GVR: schema.GroupVersionResource{Group: "karpenter.sh", Version: "v1", Resource: "nodepools"},
-	Kind: "NodePool", Requires: "Karpenter v1 (karpenter.sh/v1)"}
 
 // CheckBeforeApply checks the planned quotas against the GPU NodePools the named ResourceFlavors
 // select, before the queue is written: a quota for a resource those nodes never expose is an
@@ -87,14 +75,14 @@ func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (
 	if len(in.quotas) == 0 {
 		return nil, nil
 	}
-	if err := c.EnsureServed(ctx, nodePoolKind); err != nil {
+	if err := c.EnsureServed(ctx, karpenter.NodePoolKind); err != nil {
 		var ni *kube.NotInstalledError
 		if errors.As(err, &ni) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	pools, err := c.List(ctx, nodePoolKind, "", metav1.ListOptions{})
+	pools, err := c.List(ctx, karpenter.NodePoolKind, "", metav1.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +134,7 @@ func otherQueuesQuotas(ctx context.Context, c *kube.Client, name string, in *cap
 // poolFromNodePool reads a NodePool written by mlplatform_gpu_node_pool; ok is false for others.
 func poolFromNodePool(np *unstructured.Unstructured) (capacity.Pool, bool) {
 	ann := np.GetAnnotations()
-	m, err := gpu.Lookup(ann[annotationGPUModel])
+	m, err := gpu.Lookup(ann[karpenter.AnnotationGPUModel])
 	if err != nil {
 		return capacity.Pool{}, false
 	}
@@ -164,18 +152,18 @@ func poolFromNodePool(np *unstructured.Unstructured) (capacity.Pool, bool) {
 	}
 	labels["karpenter.sh/nodepool"] = np.GetName()
 	p := capacity.Pool{Name: np.GetName(), CapacityType: labels["karpenter.sh/capacity-type"], NodeLabels: labels,
-		Node:    gpu.NodeSpec{Model: m, Strategy: gpu.Strategy(ann[annotationMIGStrategy])},
+		Node:    gpu.NodeSpec{Model: m, Strategy: gpu.Strategy(ann[karpenter.AnnotationMIGStrategy])},
 		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}
 	if p.Node.Strategy != "" {
 		p.Node.MIG = labels[gpu.LabelMIGConfig]
-		if layout, ok := ann[annotationMIGLayout]; ok {
+		if layout, ok := ann[karpenter.AnnotationMIGLayout]; ok {
 			p.Node.MIG = layout
 			if layout == "" {
 				p.Node.MIG = gpu.ConfigAllEnabled
 			}
 		}
 	}
-	if n, err := strconv.Atoi(ann[annotationReplicas]); err == nil && n > 0 {
+	if n, err := strconv.Atoi(ann[karpenter.AnnotationReplicas]); err == nil && n > 0 {
 		p.Node.TimeSlicing = &gpu.TimeSlicing{Replicas: n}
 	}
 	return p, true

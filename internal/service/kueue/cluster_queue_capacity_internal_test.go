@@ -6,13 +6,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
 // poolFromNodePool reads back what mlplatform_gpu_node_pool writes.
 func TestPoolFromNodePool(t *testing.T) {
 	np := &unstructured.Unstructured{Object: map[string]any{
 		"metadata": map[string]any{"name": "a100-spot", "annotations": map[string]any{
-			annotationGPUModel: "a100-80gb", annotationMIGStrategy: "mixed", annotationMIGLayout: "1g.10gb=7"}},
+			karpenter.AnnotationGPUModel: "a100-80gb", karpenter.AnnotationMIGStrategy: "mixed", karpenter.AnnotationMIGLayout: "1g.10gb=7"}},
 		"spec": map[string]any{
 			"limits": map[string]any{"nvidia.com/gpu": "32"},
 			"template": map[string]any{
