@@ -59,7 +59,9 @@ resource "mlplatform_gpu_node_pool" "a100" {
   on_demand  = { max_gpus = 16 }
   spot       = { max_gpus = 32 }
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
-  billing    = { team = "ml-platform" }
+  # On the nodes as labels and, through the pool's copy of the node class, on the EC2 instances
+  # and volumes as tags.
+  billing = { project = "fine-tuning" }
 }
 
 # 16 whole H100 GPUs on p5.48xlarge, on-demand only.
@@ -68,7 +70,7 @@ resource "mlplatform_gpu_node_pool" "h100" {
   node_class = mlplatform_node_class.gpu.name
   gpu        = { model = "h100", instance_types = ["p5.48xlarge"] }
   on_demand  = { max_gpus = 16 }
-  billing    = { team = "ml-platform" }
+  billing    = { project = "pretraining" }
 }
 
 # --- Kueue flavors, fed from what the pools supply (known at plan time) ------------------

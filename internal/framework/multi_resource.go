@@ -38,8 +38,9 @@ type MultiSpec[M any] interface {
 	// Refs lists, in a fixed order, every object a resource with this namespace and name may own.
 	// Read gets each of them; Update deletes those Expand no longer returns; Delete deletes all.
 	Refs(namespace, name string) []ObjectRef
-	// Expand builds the objects the planned model needs, a subset of Refs.
-	Expand(ctx context.Context, m *M, meta ObjectMeta) ([]Object, diag.Diagnostics)
+	// Expand builds the objects the planned model needs, a subset of Refs, in the order to apply
+	// them. It may read the cluster through p.Client, for an object it derives from another.
+	Expand(ctx context.Context, p *ProviderData, m *M, meta ObjectMeta) ([]Object, diag.Diagnostics)
 	// Flatten sets the model from the live objects, aligned with Refs (nil where one does not
 	// exist). m holds the prior values; importing is true when there are none.
 	Flatten(ctx context.Context, live []*unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
@@ -105,7 +106,7 @@ func (r *MultiResource[M, PM]) apply(ctx context.Context, m *M, state interface 
 }, diags *diag.Diagnostics) {
 	meta := PM(m).Meta()
 	om := objectMeta(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
-	objs, d := r.Spec.Expand(ctx, m, om)
+	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
 	diags.Append(d...)
 	if diags.HasError() {
 		return

@@ -52,6 +52,13 @@ type ReadyWaiter[M any] interface {
 	WaitReady(ctx context.Context, c *kube.Client, m *M, applied *unstructured.Unstructured) error
 }
 
+// AfterApplier is implemented by a Spec whose object others are derived from (an EC2NodeClass
+// that GPU node pools copy to add their billing tags): the cycle calls it after each successful
+// apply, so the derived objects follow in the same terraform apply.
+type AfterApplier[M any] interface {
+	AfterApply(ctx context.Context, p *ProviderData, m *M, applied *unstructured.Unstructured) diag.Diagnostics
+}
+
 // PreApplyChecker is implemented by a Spec that checks the planned model against what is in the
 // cluster before writing (e.g. quotas against what the GPU node pools can supply): errors stop
 // the apply before anything is written, warnings are reported.
@@ -193,6 +200,13 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state interface {
 	meta.ID = types.StringValue(objectID(om.Namespace, om.Name))
 	meta.UID = types.StringValue(string(live.GetUID()))
 	meta.LabelsAll = MapValue(om.Labels)
+	if a, ok := r.Spec.(AfterApplier[M]); ok {
+		// The object is written: on error it stays in state, tainted, and the next apply converges.
+		if diags.Append(a.AfterApply(ctx, r.Provider, m, live)...); diags.HasError() {
+			diags.Append(state.Set(ctx, m)...)
+			return
+		}
+	}
 	var notReady error
 	if w, ok := r.Spec.(ReadyWaiter[M]); ok {
 		notReady = w.WaitReady(ctx, r.Provider.Client, m, live)

@@ -23,7 +23,9 @@ resource "mlplatform_gpu_node_pool" "a100" {
     consolidation_policy = "WhenEmpty"
     consolidate_after    = "10m"
   }
-  billing = { team = "ml-platform" }
+  # Node labels, and EC2 tags through the pool's own copy of the node class (EC2NodeClass
+  # "a100-80gb"), which adds them to the node class's tags.
+  billing = { project = "fine-tuning" }
 }
 
 # A Kueue flavor for the spot nodes, fed from what the pool supplies (known at plan time).

@@ -112,12 +112,13 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs := framework.MetadataAttributes("node pool")
 	attrs["uid"] = schema.StringAttribute{Computed: true,
-		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, NodeOverlay) that exists."}
+		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, NodeOverlay, EC2NodeClass copy) that exists."}
 	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
 		"merged over the provider's `default_labels`. For labels on the nodes, see `node_labels`.")
 	attrs["node_class"] = schema.StringAttribute{Required: true,
-		MarkdownDescription: "Name of the `EC2NodeClass` the nodes launch with (e.g. `mlplatform_node_class.gpu.name`).",
-		Validators:          []validator.String{framework.DNSSubdomain()}}
+		MarkdownDescription: "Name of the `EC2NodeClass` the nodes launch with (e.g. `mlplatform_node_class.gpu.name`); with `billing`, " +
+			"the nodes launch with the pool's copy of it.",
+		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["gpu"] = schema.SingleNestedAttribute{Required: true, MarkdownDescription: "Which GPUs the nodes carry.",
 		Attributes: map[string]schema.Attribute{
 			"model": schema.StringAttribute{Required: true,
@@ -168,9 +169,14 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h).",
 		Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 720h or Never")}}
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
-		MarkdownDescription: "Billing labels (team, project, cost centre) on the nodes, so GPU-hours can be summed per team " +
-			"(e.g. kube-state-metrics node labels in Prometheus). Give the node class the same keys in its `billing` for EC2 tags.",
-		Validators: framework.LabelMapValidators()}
+		MarkdownDescription: "Billing tags (team, project, cost centre), on both the nodes and their EC2 instances and volumes. " +
+			"They become node labels, so GPU-hours can be summed per key in Kubernetes (e.g. kube-state-metrics node labels " +
+			"in Prometheus), and EC2 tags for AWS cost allocation. Karpenter takes EC2 tags from the EC2NodeClass only, so a " +
+			"pool with billing launches its nodes with an EC2NodeClass of its own, named like the pool: a copy of " +
+			"`node_class` whose `tags` add these. The pool writes the copy, `mlplatform_node_class` keeps it up to date in the " +
+			"same apply, and an EC2NodeClass of the pool's name that is not such a copy is never overwritten. Keys Karpenter " +
+			"reserves for tags are refused.",
+		Validators: append(framework.LabelMapValidators(), mapvalidator.KeysAre(reservedTagKey{}))}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
 			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +

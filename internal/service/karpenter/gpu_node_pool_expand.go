@@ -35,6 +35,7 @@ func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
 		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
 		{Kind: nodeOverlayKind, Name: name},
+		{Kind: ec2NodeClassKind, Name: name}, // the node class copy that carries the billing tags
 	}
 }
 
@@ -115,6 +116,9 @@ func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	var m gpuNodePoolModel
 	if req.Config.Get(ctx, &m).HasError() {
 		return
+	}
+	if !m.Billing.IsNull() && len(m.Billing.Elements()) > 0 && !m.NodeClass.IsUnknown() && m.NodeClass.Equal(m.Name) {
+		resp.Diagnostics.AddAttributeError(path.Root("node_class"), "Invalid GPU node pool", copyOverwritesNodeClass(m.Name.ValueString()))
 	}
 	in, ok := m.input(ctx)
 	if !ok {
@@ -211,7 +215,7 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context) (types.Map, bool) {
 	return v, !diags.HasError()
 }
 
-func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {
+func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gpuNodePoolModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	in, ok := m.input(ctx)
 	p, perr := planPool(in)
@@ -219,11 +223,23 @@ func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framewo
 		diags.AddError("Invalid GPU node pool", fmt.Sprintf("%v", perr))
 		return nil, diags
 	}
+	var objs []framework.Object
+	nodeClassName := m.NodeClass.ValueString()
+	billing := stringMap(ctx, m.Billing, &diags)
+	if len(billing) > 0 {
+		// Written first, so that the NodePools never reference a node class that does not exist.
+		copied, err := poolNodeClass(ctx, pd, nodeClassName, meta.Name, billing)
+		if err != nil {
+			diags.AddAttributeError(path.Root("billing"), "Cannot write the pool's EC2NodeClass", err.Error())
+			return nil, diags
+		}
+		objs, nodeClassName = append(objs, copied), meta.Name
+	}
 	nodeLabels := stringMap(ctx, m.NodeLabels, &diags)
 	if nodeLabels == nil {
 		nodeLabels = map[string]string{}
 	}
-	maps.Copy(nodeLabels, stringMap(ctx, m.Billing, &diags))
+	maps.Copy(nodeLabels, billing)
 	maps.Copy(nodeLabels, p.nodeLabels())
 	annotations := maps.Clone(meta.Annotations)
 	if annotations == nil {
@@ -243,7 +259,6 @@ func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framewo
 	for _, t := range m.Taints {
 		taints = append(taints, corev1.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: corev1.TaintEffect(t.Effect.ValueString())})
 	}
-	var objs []framework.Object
 	for _, c := range in.Capacity {
 		name := meta.Name + "-" + c.Type
 		weight := int32(c.Weight)
@@ -258,7 +273,7 @@ func (gpuNodePool) Expand(ctx context.Context, m *gpuNodePoolModel, meta framewo
 							{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()},
 							{Key: labelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
 						},
-						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: m.NodeClass.ValueString()},
+						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: nodeClassName},
 					},
 				},
 				Limits: karpv1.Limits{corev1.ResourceName(gpu.ResourceGPU): *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)},

@@ -15,9 +15,10 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot) and NodeOverlay
-// (live[2]). A NodePool deleted outside Terraform drops its capacity block, and a missing
-// NodeOverlay of a mixed MIG pool drops the mig block, so the plan shows what the apply restores.
+// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot), NodeOverlay
+// (live[2]) and node class copy (live[3]). A NodePool deleted outside Terraform drops its capacity
+// block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps only the
+// keys that are both node labels and tags of the copy, so the plan shows what the apply restores.
 func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	pools := map[string]*karpv1.NodePool{}
@@ -51,8 +52,13 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 		m.Annotations = framework.ManagedMap(ctx, ann, m.Annotations, importing, &diags)
 	}
 	spec := first.Spec.Template.Spec
+	copyTags := map[string]string{}
 	if spec.NodeClassRef != nil {
 		m.NodeClass = types.StringValue(spec.NodeClassRef.Name)
+		if c := live[3]; c != nil && spec.NodeClassRef.Name == c.GetName() && c.GetLabels()[LabelNodeClassCopy] == "true" {
+			m.NodeClass = types.StringValue(c.GetAnnotations()[AnnotationCopyOf])
+			copyTags, _, _ = unstructured.NestedStringMap(c.Object, "spec", "tags")
+		}
 	}
 	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)
 	labels := maps2(first.Spec.Template.Labels)
@@ -66,7 +72,13 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	}
 	delete(labels, labelPoolGPU)
 	delete(labels, gpu.LabelMIGConfig)
-	m.Billing = framework.ManagedMap(ctx, labels, m.Billing, false, &diags)
+	billing := map[string]string{}
+	for k, v := range labels {
+		if tag, ok := copyTags[k]; ok && tag == v {
+			billing[k] = v
+		}
+	}
+	m.Billing = framework.ManagedMap(ctx, billing, m.Billing, importing, &diags)
 	for k := range stringMap(ctx, m.Billing, &diags) {
 		delete(labels, k)
 	}

@@ -2,6 +2,9 @@ package karpenter_test
 
 import (
 	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -12,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
@@ -28,45 +32,96 @@ resource "mlplatform_gpu_node_pool" "test" {
 `, name, body)
 }
 
+// poolWithClassConfig declares the node class `<name>-class` (classExtra in its body) and a pool
+// launched with it.
+func poolWithClassConfig(provider, name, classExtra, body string) string {
+	return nodeClassConfig(provider, name+"-class", classExtra) + fmt.Sprintf(`
+resource "mlplatform_gpu_node_pool" "test" {
+  name       = %[1]q
+  node_class = mlplatform_node_class.test.name
+  gpu        = { model = "a100-80gb" }
+  %[2]s
+}
+`, name, body)
+}
+
 const poolA100 = `
   mig       = { profiles = { "1g.10gb" = 7 } }
   on_demand = { max_gpus = 16 }
   spot      = { max_gpus = 32 }
-  billing   = { team = "research" }
+  billing   = { team = "vision", project = "llm" }
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   expire_after = "168h"`
 
 const poolA100NoSpot = `
   mig       = { profiles = { "1g.10gb" = 7 } }
   on_demand = { max_gpus = 24 }
-  billing   = { team = "research" }
+  billing   = { team = "vision", project = "llm" }
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   expire_after = "168h"`
 
+const poolA100NoBilling = `
+  mig       = { profiles = { "1g.10gb" = 7 } }
+  on_demand = { max_gpus = 24 }
+  disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
+  expire_after = "168h"`
+
+// gone fails when the object still exists.
+func gone(t *testing.T, k kube.Kind, name string) error {
+	_, err := acctest.Dynamic(t).Resource(k.GVR).Get(t.Context(), name, metav1.GetOptions{})
+	if err == nil {
+		return fmt.Errorf("%s %s still exists", k.Kind, name)
+	}
+	return nil
+}
+
+// checkCopy checks that the pool's NodePool launches with the pool's EC2NodeClass, a copy of
+// class whose tags add the billing tags, and that the copy carries class's current spec.
+func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error {
+	if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", pool+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != pool {
+		return fmt.Errorf("nodeClassRef.name = %v, want the copy %s", got, pool)
+	}
+	cp, base := acctest.Get(t, karpenter.EC2NodeClassKind, "", pool), acctest.Get(t, karpenter.EC2NodeClassKind, "", class)
+	if got := cp.GetAnnotations()[karpenter.AnnotationCopyOf]; got != class {
+		return fmt.Errorf("copy-of annotation = %q, want %q", got, class)
+	}
+	if got := nested(t, cp, "spec", "tags"); !reflect.DeepEqual(got, wantTags) {
+		return fmt.Errorf("copy's spec.tags = %v, want %v", got, wantTags)
+	}
+	cpSpec, baseSpec := nested(t, cp, "spec").(map[string]any), nested(t, base, "spec").(map[string]any)
+	delete(cpSpec, "tags")
+	delete(baseSpec, "tags")
+	if !reflect.DeepEqual(cpSpec, baseSpec) {
+		return fmt.Errorf("copy's spec = %v, want the node class's %v", cpSpec, baseSpec)
+	}
+	return nil
+}
+
 func TestAccGPUNodePool_lifecycle(t *testing.T) {
 	name := "acc-a100"
+	class := name + "-class"
 	p := providerBlock(billingDefault)
-	gone := func(name string) error {
-		_, err := acctest.Dynamic(t).Resource(karpenter.NodePoolKind.GVR).Get(t.Context(), name, metav1.GetOptions{})
-		if err == nil {
-			return fmt.Errorf("NodePool %s still exists", name)
-		}
-		return nil
-	}
+	// The pool's billing is added over the node class's tags (its own billing team=research).
+	copyTags := map[string]any{"billing.mlplatform.io/cost-centre": "cc-1234", "team": "vision", "project": "llm"}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name + "-spot", name + "-on-demand"} {
-				if err := gone(n); err != nil {
+				if err := gone(t, karpenter.NodePoolKind, n); err != nil {
 					return err
 				}
 			}
-			return nil
+			for _, n := range []string{name, class} {
+				if err := gone(t, karpenter.EC2NodeClassKind, n); err != nil {
+					return err
+				}
+			}
+			return gone(t, karpenter.NodeOverlayKind, name)
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfig(p, name, poolA100),
+				Config: poolWithClassConfig(p, name, "", poolA100),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionCreate),
 					// supplies is known at plan: 7 x 1g.10gb per GPU x max_gpus.
@@ -87,6 +142,9 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					if got := nested(t, spot, "spec", "template", "metadata", "labels", "nvidia.com/mig.config"); got != "all-1g.10gb" {
 						return fmt.Errorf("mig.config label = %v", got)
 					}
+					if got := nested(t, spot, "spec", "template", "metadata", "labels", "team"); got != "vision" {
+						return fmt.Errorf("billing node label team = %v", got)
+					}
 					if got := nested(t, spot, "spec", "template", "spec", "expireAfter"); got != "168h" {
 						return fmt.Errorf("expireAfter = %v", got)
 					}
@@ -94,12 +152,27 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					if got := nested(t, ov, "spec", "capacity", "nvidia.com/mig-1g.10gb"); got != "56" {
 						return fmt.Errorf("overlay capacity = %v", got)
 					}
-					return nil
+					return checkCopy(t, name, class, copyTags)
+				},
+			},
+			{
+				// Only the node class changes: the pool plans no change, and its copy follows the
+				// class within the same apply.
+				Config: poolWithClassConfig(p, name, `tags = { os = "al2023" }`+"\n"+`kubelet = { max_pods = 64 }`, poolA100),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: func(*terraform.State) error {
+					if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "kubelet", "maxPods"); got != int64(64) {
+						return fmt.Errorf("copy's kubelet.maxPods = %v, want the class's 64", got)
+					}
+					return checkCopy(t, name, class, map[string]any{"billing.mlplatform.io/cost-centre": "cc-1234", "team": "vision", "project": "llm", "os": "al2023"})
 				},
 			},
 			{
 				// Change max_gpus and switch spot off: the spot NodePool is deleted.
-				Config: poolConfig(p, name, poolA100NoSpot),
+				Config: poolWithClassConfig(p, name, "", poolA100NoSpot),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -107,7 +180,10 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand"), "spec", "limits", "nvidia.com/gpu"); got != "24" {
 						return fmt.Errorf("on-demand limits = %v", got)
 					}
-					return gone(name + "-spot")
+					if err := checkCopy(t, name, class, copyTags); err != nil {
+						return err
+					}
+					return gone(t, karpenter.NodePoolKind, name+"-spot")
 				},
 			},
 			{
@@ -115,14 +191,14 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts", "billing", "node_labels", "disruption.budgets"}, // imported: Karpenter's default budget
+				ImportStateVerifyIgnore: []string{"timeouts", "disruption.budgets"}, // imported: Karpenter's default budget
 			},
 			{
 				// max_gpus changed with kubectl: drift, restored.
 				PreConfig: func() {
 					editSpec(t, karpenter.NodePoolKind, name+"-on-demand", "4", "spec", "limits", "nvidia.com/gpu")
 				},
-				Config: poolConfig(p, name, poolA100NoSpot),
+				Config: poolWithClassConfig(p, name, "", poolA100NoSpot),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -134,13 +210,70 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 				},
 			},
 			{
+				// The copy deleted outside Terraform: billing shows as drift, and the copy is restored.
+				PreConfig: func() { acctest.Delete(t, karpenter.EC2NodeClassKind, "", name) },
+				Config:    poolWithClassConfig(p, name, "", poolA100NoSpot),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error { return checkCopy(t, name, class, copyTags) },
+			},
+			{
 				PreConfig: func() { acctest.Delete(t, karpenter.NodePoolKind, "", name+"-on-demand") },
-				Config:    poolConfig(p, name, poolA100NoSpot),
+				Config:    poolWithClassConfig(p, name, "", poolA100NoSpot),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
 			},
+			{
+				// Billing removed: the NodePools launch with the node class itself, and the copy goes.
+				Config: poolWithClassConfig(p, name, "", poolA100NoBilling),
+				Check: func(*terraform.State) error {
+					if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != class {
+						return fmt.Errorf("nodeClassRef.name = %v, want %s", got, class)
+					}
+					return gone(t, karpenter.EC2NodeClassKind, name)
+				},
+			},
 		},
+	})
+}
+
+// A pool with billing never takes over an EC2NodeClass of its name that it did not write.
+func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
+	name := "acc-taken"
+	p := providerBlock("")
+	cfg := poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "vision" }`) + fmt.Sprintf(`
+resource "mlplatform_node_class" "other" {
+  name         = %q
+  role         = "someone-elses"
+  ami_selector = [{ alias = "bottlerocket@latest" }]
+  subnet_selector         = [{ id = "subnet-1" }]
+  security_group_selector = [{ id = "sg-1" }]
+}
+`, name)
+	// The pool must come after the other node class.
+	cfg = strings.Replace(cfg, "node_class = mlplatform_node_class.test.name", "node_class = mlplatform_node_class.test.name\n  depends_on = [mlplatform_node_class.other]", 1)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`named\s+"acc-taken"\s+like\s+the\s+pool,\s+and\s+an\s+EC2NodeClass\s+of\s+that\s+name\s+exists\s+that\s+the\s+pool\s+did\s+not\s+write`),
+		}, {
+			// Nothing of the pool was written, and the other node class is untouched.
+			Config:             cfg,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+			PreConfig: func() {
+				if err := gone(t, karpenter.NodePoolKind, name+"-on-demand"); err != nil {
+					t.Error(err)
+				}
+				if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "role"); got != "someone-elses" {
+					t.Errorf("other node class's role = %v", got)
+				}
+			},
+		}},
 	})
 }
 
@@ -162,6 +295,10 @@ func TestGPUNodePool_invalidInputFailsAtPlan(t *testing.T) {
 		"replicas below two":   {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `time_slicing = { replicas = 1 }`), `at least 2`},
 		"single non-uniform":   {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `mig = { strategy = "single", profiles = { "3g.40gb" = 1, "4g.40gb" = 1 } }`), `Attribute mig.profiles:`},
 		"weight out of range":  {cfg(`on_demand = { max_gpus = 8, weight = 101 }`), `between 1 and\s+100`},
+		"copy over node class": {func(p string) string {
+			return poolConfig(p, "gpu", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "a" }`)
+		}, `would overwrite\s+node_class\s+"gpu"`},
+		"reserved billing key": {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `billing = { "karpenter.sh/nodepool" = "x" }`), `tag key "karpenter.sh/nodepool" is refused`},
 	})
 }
 

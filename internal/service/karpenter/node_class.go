@@ -152,7 +152,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 	attrs["billing"] = schema.MapAttribute{
 		ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing tags (team, project, cost centre) added to `tags`, so that the cloud bill can be " +
-			"split by them once they are activated as cost-allocation tags. Use the same keys as the node pools' `billing`.",
+			"split by them once they are activated as cost-allocation tags. A node pool's own `billing` is added on its copy of this class.",
 		Validators: []validator.Map{mapvalidator.KeysAre(reservedTagKey{})},
 	}
 	attrs["tags_all"] = schema.MapAttribute{
@@ -163,7 +163,8 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (karpenter.k8s.aws/v1): how Karpenter launches EC2 instances " +
 			"(AMI, subnets, security groups, IAM, disks, kubelet, tags) for the node pools that name it. The CRD's " +
 			"validation rules are checked at plan time. The provider's `default_labels` and `billing` become EC2 " +
-			"tags on every instance and volume, for per-team cost allocation.",
+			"tags on every instance and volume, for per-team cost allocation. A `mlplatform_gpu_node_pool` with `billing` " +
+			"launches its nodes with a copy of the class that adds those tags; each apply of the class updates its copies.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

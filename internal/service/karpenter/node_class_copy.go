@@ -1,0 +1,129 @@
+package karpenter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// Karpenter tags instances and volumes from the EC2NodeClass alone; a NodePool cannot carry EC2
+// tags. So a GPU node pool with billing tags launches its nodes with an EC2NodeClass of its own,
+// named after the pool: a copy of its node_class whose tags add the pool's billing. The pool
+// writes the copy, and mlplatform_node_class rewrites its copies after each apply, so that they
+// follow it within the same terraform apply.
+const (
+	// LabelNodeClassCopy marks a copy ("true"), so that no other EC2NodeClass is overwritten.
+	LabelNodeClassCopy = "mlplatform.io/node-class-copy"
+	// AnnotationCopyOf names the EC2NodeClass a copy was made from. (Annotations, as names may be
+	// longer than a label value.)
+	AnnotationCopyOf = "mlplatform.io/copy-of"
+	// AnnotationBillingTags holds, as JSON, the tags the copy adds to the original's.
+	AnnotationBillingTags = "mlplatform.io/billing-tags"
+)
+
+// nodeClassCopy is the EC2NodeClass `name` that copies base with billing added to its tags.
+func nodeClassCopy(base *unstructured.Unstructured, name string, billing, defaultLabels map[string]string) (map[string]any, error) {
+	spec, found, err := unstructured.NestedMap(base.Object, "spec")
+	if err != nil {
+		return nil, fmt.Errorf("reading EC2NodeClass %s: %w", base.GetName(), err)
+	}
+	if !found {
+		return nil, fmt.Errorf("EC2NodeClass %s has no spec", base.GetName())
+	}
+	tags, _, _ := unstructured.NestedStringMap(spec, "tags")
+	if tags == nil {
+		tags = map[string]string{}
+	}
+	maps.Copy(tags, billing)
+	spec["tags"] = tags
+	billingJSON, err := json.Marshal(billing)
+	if err != nil {
+		return nil, err
+	}
+	labels := maps.Clone(defaultLabels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[LabelNodeClassCopy] = "true"
+	return map[string]any{
+		"apiVersion": awsV1.String(),
+		"kind":       ec2NodeClassKind.Kind,
+		"metadata": map[string]any{
+			"name":        name,
+			"labels":      labels,
+			"annotations": map[string]string{AnnotationCopyOf: base.GetName(), AnnotationBillingTags: string(billingJSON)},
+		},
+		"spec": spec,
+	}, nil
+}
+
+// copyOverwritesNodeClass says why a pool with billing cannot be named like its node_class.
+func copyOverwritesNodeClass(name string) string {
+	return fmt.Sprintf("With billing set, the pool launches its nodes with an EC2NodeClass of its own, named %q like the pool, "+
+		"which would overwrite node_class %q: give the pool or the node class another name.", name, name)
+}
+
+// poolNodeClass is the copy of EC2NodeClass base that pool `name` launches its nodes with. It
+// refuses to take over an EC2NodeClass of that name that is not a copy.
+func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name string, billing map[string]string) (framework.Object, error) {
+	ref := framework.ObjectRef{Kind: ec2NodeClassKind, Name: name}
+	if base == name {
+		return framework.Object{}, errors.New(copyOverwritesNodeClass(name))
+	}
+	src, err := p.Client.Get(ctx, ec2NodeClassKind, "", base)
+	if kube.IsNotFound(err) {
+		return framework.Object{}, fmt.Errorf("node_class: EC2NodeClass %q does not exist; a pool with billing copies it to add its billing tags", base)
+	}
+	if err != nil {
+		return framework.Object{}, err
+	}
+	existing, err := p.Client.Get(ctx, ec2NodeClassKind, "", name)
+	if err == nil && existing.GetLabels()[LabelNodeClassCopy] != "true" {
+		return framework.Object{}, fmt.Errorf("with billing set, the pool launches its nodes with an EC2NodeClass of its own, named %q "+
+			"like the pool, and an EC2NodeClass of that name exists that the pool did not write (no label %s=true): "+
+			"give the pool another name", name, LabelNodeClassCopy)
+	}
+	if err != nil && !kube.IsNotFound(err) {
+		return framework.Object{}, err
+	}
+	body, err := nodeClassCopy(src, name, billing, p.DefaultLabels)
+	return framework.Object{Ref: ref, Body: body}, err
+}
+
+// AfterApply rewrites the copies GPU node pools made of this EC2NodeClass, so that they carry its
+// new settings with their own billing tags.
+func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *nodeClassModel, applied *unstructured.Unstructured) diag.Diagnostics {
+	var diags diag.Diagnostics
+	copies, err := p.Client.List(ctx, ec2NodeClassKind, "", metav1.ListOptions{LabelSelector: LabelNodeClassCopy + "=true"})
+	if err != nil {
+		diags.AddError("Listing the copies of EC2NodeClass "+applied.GetName(), err.Error())
+		return diags
+	}
+	for _, c := range copies.Items {
+		if c.GetAnnotations()[AnnotationCopyOf] != applied.GetName() {
+			continue
+		}
+		billing := map[string]string{}
+		if err := json.Unmarshal([]byte(c.GetAnnotations()[AnnotationBillingTags]), &billing); err != nil {
+			diags.AddError("Reading EC2NodeClass "+c.GetName(), fmt.Sprintf("annotation %s: %v", AnnotationBillingTags, err))
+			continue
+		}
+		body, err := nodeClassCopy(applied, c.GetName(), billing, p.DefaultLabels)
+		if err == nil {
+			_, err = p.Client.Apply(ctx, ec2NodeClassKind, body)
+		}
+		if err != nil {
+			diags.AddError("Updating EC2NodeClass "+c.GetName()+", GPU node pool "+c.GetName()+"'s copy of "+applied.GetName(), err.Error())
+		}
+	}
+	return diags
+}
