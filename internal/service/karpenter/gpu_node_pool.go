@@ -112,7 +112,7 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs := framework.MetadataAttributes("node pool")
 	attrs["uid"] = schema.StringAttribute{Computed: true,
-		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, NodeOverlay, EC2NodeClass copy) that exists."}
+		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, EC2NodeClass copy, NodeOverlays) that exists."}
 	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
 		"merged over the provider's `default_labels`. For labels on the nodes, see `node_labels`.")
 	attrs["node_class"] = schema.StringAttribute{Required: true,
@@ -136,7 +136,8 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "Partition the GPUs with MIG: the nodes get the label `nvidia.com/mig.config`, which the GPU " +
 			"Operator's MIG manager applies. Set `profiles` or `config`. Conflicts with `time_slicing`. " +
 			"Under `mixed`, Karpenter does not know the `nvidia.com/mig-*` resources, so the pool also writes a " +
-			"NodeOverlay with the MIG capacity per node; **Karpenter's `NodeOverlay` feature gate must be on** " +
+			"NodeOverlay with the MIG capacity per node (named like the pool, or `<name>-<n>gpu` per GPU count when the " +
+			"instance types differ in it); **Karpenter's `NodeOverlay` feature gate must be on** " +
 			"(`--feature-gates NodeOverlay=true`, Helm `settings.featureGates.nodeOverlay=true`), else pods asking for " +
 			"MIG devices never get a node. Under `single`, MIG devices are advertised as `nvidia.com/gpu` and Karpenter " +
 			"counts whole GPUs from EC2 data, so it under-counts the devices a node offers (it may launch more nodes than needed, never fewer).",
@@ -189,7 +190,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		}}}
 	return schema.Schema{
 		MarkdownDescription: "A GPU fleet on Karpenter: one NodePool per capacity type (`<name>-spot`, `<name>-on-demand`), " +
-			"limited in GPUs, with MIG or time-slicing, and a NodeOverlay for mixed MIG. The GPU model, instance types and " +
+			"limited in GPUs, with MIG or time-slicing, NodeOverlays for mixed MIG, and for billing an EC2NodeClass of its own. The GPU model, instance types and " +
 			"MIG layout are checked at plan time, and `supplies` tells Kueue flavors and quotas what the nodes offer.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},

@@ -31,12 +31,16 @@ const (
 )
 
 func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
-	return []framework.ObjectRef{
+	refs := []framework.ObjectRef{
 		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
 		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
-		{Kind: nodeOverlayKind, Name: name},
 		{Kind: ec2NodeClassKind, Name: name}, // the node class copy that carries the billing tags
+		{Kind: nodeOverlayKind, Name: name},
 	}
+	for _, n := range migGPUCounts {
+		refs = append(refs, framework.ObjectRef{Kind: nodeOverlayKind, Name: overlayName(name, n)})
+	}
+	return refs
 }
 
 // input reads the plain-Go pool input from the model; ok is false while a value is unknown.
@@ -288,31 +292,31 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 		setDurations(body, m)
 		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: NodePoolKind, Name: name}, Body: body})
 	}
-	if p.needsOverlay() {
+	pools := []string{}
+	for _, c := range in.Capacity {
+		pools = append(pools, meta.Name+"-"+c.Type)
+	}
+	for _, o := range p.overlays(meta.Name) {
 		capacity := corev1.ResourceList{}
-		for r, n := range p.overlayCapacity() {
+		for r, n := range o.Capacity {
 			capacity[corev1.ResourceName(r)] = apiresource.MustParse(n)
 		}
-		pools := []string{}
-		for _, c := range in.Capacity {
-			pools = append(pools, meta.Name+"-"+c.Type)
-		}
 		ov := &karpv1alpha1.NodeOverlay{
-			ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Labels: meta.Labels, Annotations: meta.Annotations},
+			ObjectMeta: metav1.ObjectMeta{Name: o.Name, Labels: meta.Labels, Annotations: meta.Annotations},
 			Spec: karpv1alpha1.NodeOverlaySpec{
 				Requirements: []karpv1alpha1.NodeSelectorRequirement{
 					{Key: labelNodePool, Operator: corev1.NodeSelectorOpIn, Values: pools},
-					{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()},
+					{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: o.InstanceTypes},
 				},
 				Capacity: capacity,
 			},
 		}
 		body, err := framework.ApplyObject(ov, gvk(nodeOverlayKind))
 		if err != nil {
-			diags.AddError("Encoding NodeOverlay "+meta.Name, err.Error())
+			diags.AddError("Encoding NodeOverlay "+o.Name, err.Error())
 			return nil, diags
 		}
-		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodeOverlayKind, Name: meta.Name}, Body: body})
+		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodeOverlayKind, Name: o.Name}, Body: body})
 	}
 	return objs, diags
 }

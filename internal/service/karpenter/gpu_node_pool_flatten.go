@@ -15,10 +15,11 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot), NodeOverlay
-// (live[2]) and node class copy (live[3]). A NodePool deleted outside Terraform drops its capacity
-// block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps only the
-// keys that are both node labels and tags of the copy, so the plan shows what the apply restores.
+// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot), node class
+// copy (live[2]) and NodeOverlays (the rest). A NodePool deleted outside Terraform drops its
+// capacity block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps
+// only the keys that are both node labels and tags of the copy, so the plan shows what the apply
+// restores.
 func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	pools := map[string]*karpv1.NodePool{}
@@ -55,7 +56,7 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	copyTags := map[string]string{}
 	if spec.NodeClassRef != nil {
 		m.NodeClass = types.StringValue(spec.NodeClassRef.Name)
-		if c := live[3]; c != nil && spec.NodeClassRef.Name == c.GetName() && c.GetLabels()[LabelNodeClassCopy] == "true" {
+		if c := live[2]; c != nil && spec.NodeClassRef.Name == c.GetName() && c.GetLabels()[LabelNodeClassCopy] == "true" {
 			m.NodeClass = types.StringValue(c.GetAnnotations()[AnnotationCopyOf])
 			copyTags, _, _ = unstructured.NestedStringMap(c.Object, "spec", "tags")
 		}
@@ -63,7 +64,7 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)
 	labels := maps2(first.Spec.Template.Labels)
 	m.MIG = flattenMIG(first, labels[gpu.LabelMIGConfig], m.MIG)
-	if m.MIG != nil && m.MIG.Strategy.ValueString() == string(gpu.StrategyMixed) && live[2] == nil && m.MIG.Config.ValueString() != gpu.ConfigAllDisabled {
+	if m.MIG != nil && m.missesOverlay(ctx, live) {
 		m.MIG = nil
 	}
 	m.TimeSlicing = nil
@@ -98,6 +99,30 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 		m.Supplies = s
 	}
 	return diags
+}
+
+// missesOverlay reports whether a NodeOverlay the pool as read needs does not exist.
+func (m *gpuNodePoolModel) missesOverlay(ctx context.Context, live []*unstructured.Unstructured) bool {
+	in, ok := m.input(ctx)
+	if !ok {
+		return false
+	}
+	p, perr := planPool(in)
+	if perr != nil {
+		return false
+	}
+	exists := map[string]bool{}
+	for _, obj := range live {
+		if obj != nil && obj.GetKind() == nodeOverlayKind.Kind {
+			exists[obj.GetName()] = true
+		}
+	}
+	for _, o := range p.overlays(in.Name) {
+		if !exists[o.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 func maps2(m map[string]string) map[string]string {

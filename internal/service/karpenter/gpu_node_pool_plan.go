@@ -2,6 +2,8 @@ package karpenter
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,15 +112,6 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 			p.Exposure = e
 		}
 	}
-	if in.Strategy == string(gpu.StrategyMixed) && p.Exposure.MIG.Enabled {
-		for _, it := range p.InstanceTypes[1:] {
-			if it.GPUs != p.InstanceTypes[0].GPUs {
-				return nil, &planError{[]any{"gpu", "instance_types"}, fmt.Sprintf("a mixed MIG pool writes one NodeOverlay "+
-					"with the MIG capacity per node, so its instance types need the same GPU count: %s has %d GPUs, %s has %d; "+
-					"list instance types of one size", p.InstanceTypes[0].Name, p.InstanceTypes[0].GPUs, it.Name, it.GPUs)}
-			}
-		}
-	}
 	return p, nil
 }
 
@@ -167,16 +160,57 @@ func (p *poolPlan) supply(pool string, c capacityInput) supply {
 	return s
 }
 
-// overlayCapacity is the MIG capacity per node for the NodeOverlay, as resource quantities.
-func (p *poolPlan) overlayCapacity() map[string]string {
-	out := map[string]string{}
-	for r, n := range p.Exposure.ResourcesPerNode {
-		if r != gpu.ResourceGPU {
-			out[r] = strconv.FormatInt(n, 10)
+// overlay is one NodeOverlay of a mixed MIG pool: the MIG capacity of its nodes of one GPU count.
+type overlay struct {
+	Name          string
+	InstanceTypes []string
+	Capacity      map[string]string // resource quantities per node
+}
+
+// overlays are the NodeOverlays the pool needs: one per GPU count among its instance types, since
+// an overlay adds one capacity to every node it selects. With one count, the common case, the
+// overlay is named like the pool.
+func (p *poolPlan) overlays(pool string) []overlay {
+	if !p.needsOverlay() {
+		return nil
+	}
+	byCount := map[int][]string{}
+	for _, it := range p.InstanceTypes {
+		byCount[it.GPUs] = append(byCount[it.GPUs], it.Name)
+	}
+	counts := slices.Sorted(maps.Keys(byCount))
+	var out []overlay
+	for _, n := range counts {
+		o := overlay{Name: pool, InstanceTypes: slices.Sorted(slices.Values(byCount[n])), Capacity: map[string]string{}}
+		if len(counts) > 1 {
+			o.Name = overlayName(pool, n)
 		}
+		for r, perGPU := range p.Exposure.ResourcesPerGPU {
+			if r != gpu.ResourceGPU {
+				o.Capacity[r] = strconv.FormatInt(perGPU*int64(n), 10)
+			}
+		}
+		out = append(out, o)
 	}
 	return out
 }
+
+// overlayName is the NodeOverlay for the nodes with n GPUs of a pool whose instance types differ in GPU count.
+func overlayName(pool string, n int) string { return fmt.Sprintf("%s-%dgpu", pool, n) }
+
+// migGPUCounts are the GPU counts of the MIG-capable instance types in the catalog: those a pool
+// may need a NodeOverlay for.
+var migGPUCounts = func() []int {
+	seen := map[int]bool{}
+	for _, m := range gpu.Models() {
+		if m.MIGCapable() {
+			for _, it := range m.InstanceTypes {
+				seen[it.GPUs] = true
+			}
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}()
 
 func (p *poolPlan) instanceTypeNames() []string {
 	out := make([]string, len(p.InstanceTypes))

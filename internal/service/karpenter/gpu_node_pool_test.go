@@ -323,3 +323,90 @@ resource "mlplatform_gpu_node_pool" "test" {
 }
 `, model)
 }
+
+// H100s come on p5.4xlarge (1 GPU) and p5.48xlarge (8): a mixed MIG pool over both writes a
+// NodeOverlay per GPU count, and one named like the pool once its instance types share a count.
+func TestAccGPUNodePool_overlayPerGPUCount(t *testing.T) {
+	name := "acc-h100-mig"
+	p := providerBlock("")
+	cfg := func(gpu string) string {
+		return p + fmt.Sprintf(`
+resource "mlplatform_gpu_node_pool" "test" {
+  name       = %q
+  node_class = "gpu"
+  gpu        = %s
+  mig        = { config = "all-1g.10gb" }
+  on_demand  = { max_gpus = 8 }
+}
+`, name, gpu)
+	}
+	overlay := func(n, instanceType, want string) error {
+		ov := acctest.Get(t, karpenter.NodeOverlayKind, "", n)
+		if got := nested(t, ov, "spec", "capacity", "nvidia.com/mig-1g.10gb"); got != want {
+			return fmt.Errorf("NodeOverlay %s capacity = %v, want %s", n, got, want)
+		}
+		reqs := nested(t, ov, "spec", "requirements").([]any)
+		if got := reqs[1].(map[string]any)["values"]; !reflect.DeepEqual(got, []any{instanceType}) {
+			return fmt.Errorf("NodeOverlay %s instance types = %v, want [%s]", n, got, instanceType)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			for _, n := range []string{name, name + "-1gpu", name + "-8gpu"} {
+				if err := gone(t, karpenter.NodeOverlayKind, n); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`{ model = "h100" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("gpu").AtMapKey("count_per_node"), knownvalue.Null()),
+				}},
+				Check: func(*terraform.State) error {
+					if err := overlay(name+"-1gpu", "p5.4xlarge", "7"); err != nil {
+						return err
+					}
+					if err := overlay(name+"-8gpu", "p5.48xlarge", "56"); err != nil {
+						return err
+					}
+					return gone(t, karpenter.NodeOverlayKind, name)
+				},
+			},
+			{
+				// An overlay deleted outside Terraform: mig shows as drift, and it is restored.
+				PreConfig: func() { acctest.Delete(t, karpenter.NodeOverlayKind, "", name+"-1gpu") },
+				Config:    cfg(`{ model = "h100" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error { return overlay(name+"-1gpu", "p5.4xlarge", "7") },
+			},
+			{
+				ResourceName:      poolAddr,
+				ImportState:       true,
+				ImportStateId:     name,
+				ImportStateVerify: true,
+				// Imported, Karpenter's defaults for disruption and expiry are read as configured.
+				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
+			},
+			{
+				Config: cfg(`{ model = "h100", instance_types = ["p5.48xlarge"] }`),
+				Check: func(*terraform.State) error {
+					if err := overlay(name, "p5.48xlarge", "56"); err != nil {
+						return err
+					}
+					if err := gone(t, karpenter.NodeOverlayKind, name+"-1gpu"); err != nil {
+						return err
+					}
+					return gone(t, karpenter.NodeOverlayKind, name+"-8gpu")
+				},
+			},
+		},
+	})
+}
