@@ -78,9 +78,16 @@ type budgetModel struct {
 
 type gpuNodePool struct{}
 
+// The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
+var (
+	_ framework.PlanModifier             = gpuNodePool{}
+	_ framework.ConfigChecker            = gpuNodePool{}
+	_ framework.ConfigValidatorsProvider = gpuNodePool{}
+)
+
 // NewGPUNodePoolResource is mlplatform_gpu_node_pool.
 func NewGPUNodePoolResource() resource.Resource {
-	return &framework.MultiResource[gpuNodePoolModel, *gpuNodePoolModel]{Spec: gpuNodePool{}}
+	return framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{})
 }
 
 func (gpuNodePool) TypeSuffix() string { return "gpu_node_pool" }

@@ -95,9 +95,17 @@ type metadataOptionsModel struct {
 
 type nodeClass struct{}
 
+// The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
+var (
+	_ framework.AfterApplier[nodeClassModel] = nodeClass{}
+	_ framework.PlanModifier                 = nodeClass{}
+	_ framework.ConfigChecker                = nodeClass{}
+	_ framework.ConfigValidatorsProvider     = nodeClass{}
+)
+
 // NewNodeClassResource is mlplatform_node_class.
 func NewNodeClassResource() resource.Resource {
-	return &framework.Resource[nodeClassModel, *nodeClassModel]{Spec: nodeClass{}}
+	return framework.NewResource[nodeClassModel](nodeClass{})
 }
 
 func (nodeClass) Kind() kube.Kind    { return ec2NodeClassKind }

@@ -101,7 +101,8 @@ func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name st
 
 // AfterApply rewrites the copies GPU node pools made of this EC2NodeClass, so that they carry its
 // new settings with their own billing tags.
-func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *nodeClassModel, applied *unstructured.Unstructured) diag.Diagnostics {
+func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *nodeClassModel, objs []*unstructured.Unstructured) diag.Diagnostics {
+	applied := objs[0]
 	var diags diag.Diagnostics
 	copies, err := p.Client.List(ctx, ec2NodeClassKind, "", metav1.ListOptions{LabelSelector: LabelNodeClassCopy + "=true"})
 	if err != nil {

@@ -62,7 +62,7 @@ var (
 
 // NewClusterQueueResource is mlplatform_cluster_queue.
 func NewClusterQueueResource() resource.Resource {
-	return &framework.Resource[clusterQueueModel, *clusterQueueModel]{Spec: clusterQueue{}}
+	return framework.NewResource[clusterQueueModel](clusterQueue{})
 }
 
 func (clusterQueue) Kind() kube.Kind    { return clusterQueueKind }

@@ -20,7 +20,8 @@ import (
 // timeout it says what Kueue reported instead and, for FlavorNotFound, which flavors are missing.
 // A queue stopped on purpose (stop_policy other than None) is inactive by design: no wait.
 // Either way it records the status summary (active, workload counts) of the last read.
-func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQueueModel, applied *unstructured.Unstructured) error {
+func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQueueModel, objs []*unstructured.Unstructured) error {
+	applied := objs[0]
 	var cq kueuev1beta2.ClusterQueue
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(applied.Object, &cq); err != nil {
 		return err

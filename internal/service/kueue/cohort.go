@@ -31,7 +31,7 @@ var _ framework.ConfigChecker = cohort{}
 
 // NewCohortResource is mlplatform_cohort.
 func NewCohortResource() resource.Resource {
-	return &framework.Resource[cohortModel, *cohortModel]{Spec: cohort{}}
+	return framework.NewResource[cohortModel](cohort{})
 }
 
 func (cohort) Kind() kube.Kind    { return cohortKind }

@@ -29,7 +29,7 @@ type localQueue struct{}
 
 // NewLocalQueueResource is mlplatform_local_queue.
 func NewLocalQueueResource() resource.Resource {
-	return &framework.Resource[localQueueModel, *localQueueModel]{Spec: localQueue{}}
+	return framework.NewResource[localQueueModel](localQueue{})
 }
 
 func (localQueue) Kind() kube.Kind    { return localQueueKind }

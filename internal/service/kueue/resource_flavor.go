@@ -44,7 +44,7 @@ type resourceFlavor struct{}
 
 // NewResourceFlavorResource is mlplatform_resource_flavor.
 func NewResourceFlavorResource() resource.Resource {
-	return &framework.Resource[resourceFlavorModel, *resourceFlavorModel]{Spec: resourceFlavor{}}
+	return framework.NewResource[resourceFlavorModel](resourceFlavor{})
 }
 
 func (resourceFlavor) Kind() kube.Kind    { return resourceFlavorKind }

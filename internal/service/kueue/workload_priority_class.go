@@ -34,7 +34,7 @@ type workloadPriorityClass struct{}
 
 // NewWorkloadPriorityClassResource is mlplatform_workload_priority_class.
 func NewWorkloadPriorityClassResource() resource.Resource {
-	return &framework.Resource[workloadPriorityClassModel, *workloadPriorityClassModel]{Spec: workloadPriorityClass{}}
+	return framework.NewResource[workloadPriorityClassModel](workloadPriorityClass{})
 }
 
 func (workloadPriorityClass) Kind() kube.Kind    { return workloadPriorityClassKind }

@@ -46,7 +46,7 @@ type migConfig struct{}
 
 // NewMigConfigResource is mlplatform_mig_config.
 func NewMigConfigResource() resource.Resource {
-	return &framework.Resource[migConfigModel, *migConfigModel]{Spec: migConfig{}}
+	return framework.NewResource[migConfigModel](migConfig{})
 }
 
 func (migConfig) Kind() kube.Kind    { return configMapKind }

@@ -43,7 +43,7 @@ type timeSlicingConfig struct{}
 
 // NewTimeSlicingConfigResource is mlplatform_time_slicing_config.
 func NewTimeSlicingConfigResource() resource.Resource {
-	return &framework.Resource[timeSlicingConfigModel, *timeSlicingConfigModel]{Spec: timeSlicingConfig{}}
+	return framework.NewResource[timeSlicingConfigModel](timeSlicingConfig{})
 }
 
 func (timeSlicingConfig) Kind() kube.Kind    { return configMapKind }
