@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -191,8 +192,7 @@ func (r *Resource[M, PM]) afterApply(ctx context.Context, m *M, applied []*unstr
 	}
 	if w, ok := r.hooks().(ReadyWaiter[M]); ok {
 		if err := w.WaitReady(ctx, r.Provider.Client, m, applied); err != nil {
-			id := objectID(applied[0].GetNamespace(), applied[0].GetName())
-			diags.AddError(applied[0].GetKind()+" "+id+" is not ready", err.Error())
+			diags.AddError("Applied, but not ready", err.Error())
 		}
 	}
 }
@@ -307,7 +307,8 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 			continue
 		}
 		detail := err.Error()
-		if e, ok := r.hooks().(DeleteExplainer); ok && ctx.Err() != nil {
+		var stillPresent *kube.StillPresentError
+		if e, ok := r.hooks().(DeleteExplainer); ok && errors.As(err, &stillPresent) {
 			// The delete timed out: ask with a fresh context, since ctx is spent.
 			explainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 			if why := e.ExplainStuckDelete(explainCtx, r.Provider.Client, ns, name); why != "" {

@@ -75,6 +75,9 @@ func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
 	if _, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, sa, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		_ = admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), "no-rights", metav1.DeleteOptions{})
+	})
 	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, "no-rights", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -75,15 +75,15 @@ func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string) err
 		switch {
 		case IsNotFound(err):
 			return true, nil
-		case err != nil && ctx.Err() != nil:
-			return false, ctx.Err() // the time ran out during this read: a timeout, not an API error
+		case err != nil && timedOut(ctx):
+			return false, context.DeadlineExceeded // the time ran out during this read: a timeout, not an API error
 		case err != nil:
 			return false, describe(err, "get", k, namespace, name)
 		}
 		last = obj
 		return false, nil
 	})
-	if err != nil && last != nil && ctx.Err() != nil {
+	if err != nil && last != nil && timedOut(ctx) {
 		return &StillPresentError{Kind: k, Namespace: namespace, Name: name, Finalizers: last.GetFinalizers(), cause: err}
 	}
 	return err

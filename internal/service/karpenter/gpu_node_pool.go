@@ -29,18 +29,19 @@ var durationPattern = `^(([0-9]+(s|m|h))+|Never)$`
 
 type gpuNodePoolModel struct {
 	framework.Metadata
-	NodeClass   types.String           `tfsdk:"node_class"`
-	GPU         *gpuModel              `tfsdk:"gpu"`
-	Spot        *capacityModel         `tfsdk:"spot"`
-	OnDemand    *capacityModel         `tfsdk:"on_demand"`
-	MIG         *migModel              `tfsdk:"mig"`
-	TimeSlicing *timeSlicingModel      `tfsdk:"time_slicing"`
-	NodeLabels  types.Map              `tfsdk:"node_labels"`
-	Taints      []framework.TaintModel `tfsdk:"taints"`
-	Disruption  *disruptionModel       `tfsdk:"disruption"`
-	ExpireAfter types.String           `tfsdk:"expire_after"`
-	Billing     types.Map              `tfsdk:"billing"`
-	Supplies    types.Map              `tfsdk:"supplies"`
+	NodeClass    types.String           `tfsdk:"node_class"`
+	GPU          *gpuModel              `tfsdk:"gpu"`
+	Spot         *capacityModel         `tfsdk:"spot"`
+	OnDemand     *capacityModel         `tfsdk:"on_demand"`
+	MIG          *migModel              `tfsdk:"mig"`
+	TimeSlicing  *timeSlicingModel      `tfsdk:"time_slicing"`
+	NodeLabels   types.Map              `tfsdk:"node_labels"`
+	Taints       []framework.TaintModel `tfsdk:"taints"`
+	Disruption   *disruptionModel       `tfsdk:"disruption"`
+	ExpireAfter  types.String           `tfsdk:"expire_after"`
+	Billing      types.Map              `tfsdk:"billing"`
+	Supplies     types.Map              `tfsdk:"supplies"`
+	WaitForReady types.Bool             `tfsdk:"wait_for_ready"`
 }
 
 type gpuModel struct {
@@ -80,9 +81,10 @@ type gpuNodePool struct{}
 
 // The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
 var (
-	_ framework.PlanModifier             = gpuNodePool{}
-	_ framework.ConfigChecker            = gpuNodePool{}
-	_ framework.ConfigValidatorsProvider = gpuNodePool{}
+	_ framework.ReadyWaiter[gpuNodePoolModel] = gpuNodePool{}
+	_ framework.PlanModifier                  = gpuNodePool{}
+	_ framework.ConfigChecker                 = gpuNodePool{}
+	_ framework.ConfigValidatorsProvider      = gpuNodePool{}
 )
 
 // NewGPUNodePoolResource is mlplatform_gpu_node_pool.
@@ -195,6 +197,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
 			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
 		}}}
+	attrs["wait_for_ready"] = waitForReadyAttribute("each of the pool's objects (NodePools, NodeOverlays, EC2NodeClass copy)")
 	return schema.Schema{
 		MarkdownDescription: "A GPU fleet on Karpenter: one NodePool per capacity type (`<name>-spot`, `<name>-on-demand`), " +
 			"limited in GPUs, with MIG or time-slicing, NodeOverlays for mixed MIG, and for billing an EC2NodeClass of its own. The GPU model, instance types and " +

@@ -22,6 +22,9 @@ import (
 // restores.
 func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
+	if m.WaitForReady.IsNull() { // imported: the attribute's default
+		m.WaitForReady = types.BoolValue(false)
+	}
 	pools := map[string]*karpv1.NodePool{}
 	var first *karpv1.NodePool
 	for i, t := range []string{capacityOnDemand, capacitySpot} {

@@ -39,6 +39,7 @@ type nodeClassModel struct {
 	Tags                  types.Map             `tfsdk:"tags"`
 	Billing               types.Map             `tfsdk:"billing"`
 	TagsAll               types.Map             `tfsdk:"tags_all"`
+	WaitForReady          types.Bool            `tfsdk:"wait_for_ready"`
 }
 
 type amiTermModel struct {
@@ -98,6 +99,7 @@ type nodeClass struct{}
 // The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
 var (
 	_ framework.AfterApplier[nodeClassModel] = nodeClass{}
+	_ framework.ReadyWaiter[nodeClassModel]  = nodeClass{}
 	_ framework.PlanModifier                 = nodeClass{}
 	_ framework.ConfigChecker                = nodeClass{}
 	_ framework.ConfigValidatorsProvider     = nodeClass{}
@@ -167,6 +169,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 		ElementType: types.StringType, Computed: true,
 		MarkdownDescription: "The EC2 tags written: the provider's `default_labels`, then `billing`, then `tags`. Known at plan.",
 	}
+	attrs["wait_for_ready"] = waitForReadyAttribute("the EC2NodeClass")
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (karpenter.k8s.aws/v1): how Karpenter launches EC2 instances " +
 			"(AMI, subnets, security groups, IAM, disks, kubelet, tags) for the node pools that name it. The CRD's " +

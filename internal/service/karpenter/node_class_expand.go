@@ -198,6 +198,9 @@ func mapPrior(v types.Map) types.Map {
 
 func (nodeClass) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *nodeClassModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
+	if m.WaitForReady.IsNull() { // imported: the attribute's default
+		m.WaitForReady = types.BoolValue(false)
+	}
 	var nc awsv1.EC2NodeClass
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &nc); err != nil {
 		diags.AddError("Decoding EC2NodeClass "+obj.GetName(), err.Error())

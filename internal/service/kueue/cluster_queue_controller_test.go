@@ -246,7 +246,7 @@ resource "mlplatform_cluster_queue" "test" {
   }
 }
 `,
-			ExpectError: regexp.MustCompile(`(?s)reason\s+FlavorNotFound.*ResourceFlavors\s+that\s+do\s+not\s+exist:\s+acc-ctl-no-such-flavor\.`),
+			ExpectError: regexp.MustCompile(`(?s)Active=False\s+\(FlavorNotFound:.*ResourceFlavors\s+that\s+do\s+not\s+exist:\s+acc-ctl-no-such-flavor\.`),
 		}},
 	})
 }

@@ -21,40 +21,35 @@ import (
 // A queue stopped on purpose (stop_policy other than None) is inactive by design: no wait.
 // Either way it records the status summary (active, workload counts) of the last read.
 func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQueueModel, objs []*unstructured.Unstructured) error {
-	applied := objs[0]
-	var cq kueuev1beta2.ClusterQueue
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(applied.Object, &cq); err != nil {
-		return err
-	}
-	defer func() { flattenClusterQueueStatus(&cq, m) }()
+	last := objs[0]
+	defer func() {
+		var cq kueuev1beta2.ClusterQueue
+		if runtime.DefaultUnstructuredConverter.FromUnstructured(last.Object, &cq) == nil {
+			flattenClusterQueueStatus(&cq, m)
+		}
+	}()
 	if (!m.WaitForActive.IsNull() && !m.WaitForActive.ValueBool()) ||
 		(!m.StopPolicy.IsNull() && m.StopPolicy.ValueString() != string(kueuev1beta2.None)) {
 		return nil
 	}
-	_, err := c.WaitFor(ctx, clusterQueueKind, "", applied.GetName(), func(obj *unstructured.Unstructured) (bool, error) {
-		var read kueuev1beta2.ClusterQueue
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &read); err != nil {
-			return false, err
-		}
-		cq = read
-		cond, ok := activeCondition(&cq)
-		return ok && cond.Status == metav1.ConditionTrue, nil
-	})
-	if err == nil || ctx.Err() == nil {
-		return err // ready, or an API error
+	read, err := c.WaitConditionTrue(ctx, clusterQueueKind, "", last.GetName(), kueuev1beta2.ClusterQueueActive)
+	if read != nil {
+		last = read
 	}
-	cond, ok := activeCondition(&cq)
-	if !ok {
-		return fmt.Errorf("no controller reported the ClusterQueue's Active condition in time: is Kueue's controller "+
-			"manager running and serving kueue.x-k8s.io/v1beta2? Raise the create/update timeout, or set wait_for_active = false "+
-			"to skip the wait (%w)", err)
+	var notReady *kube.NotReadyError
+	if !errors.As(err, &notReady) {
+		return err // Active, or an API error
 	}
-	msg := fmt.Sprintf("Kueue reports Active=%s, reason %s: %s", cond.Status, cond.Reason, cond.Message)
-	if cond.Reason == kueuev1beta2.ClusterQueueActiveReasonFlavorNotFound {
+	if len(notReady.Reported) == 0 {
+		return fmt.Errorf("%w: is Kueue's controller manager running and serving kueue.x-k8s.io/v1beta2? Raise the "+
+			"create/update timeout, or set wait_for_active = false to skip the wait", err)
+	}
+	msg := err.Error()
+	if cond, _ := kube.FindCondition(last, kueuev1beta2.ClusterQueueActive); cond.Reason == kueuev1beta2.ClusterQueueActiveReasonFlavorNotFound {
 		// ctx is spent: look with a fresh one.
 		lookCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		if missing := missingFlavors(lookCtx, c, &cq); len(missing) > 0 {
+		if missing := missingFlavors(lookCtx, c, last); len(missing) > 0 {
 			msg += fmt.Sprintf("\n\nResourceFlavors that do not exist: %s. Declare them (mlplatform_resource_flavor) and "+
 				"reference their names, e.g. name = mlplatform_resource_flavor.x.name, so that Terraform creates them first.",
 				strings.Join(missing, ", "))
@@ -64,7 +59,11 @@ func (clusterQueue) WaitReady(ctx context.Context, c *kube.Client, m *clusterQue
 }
 
 // missingFlavors are the flavors the queue names that the cluster does not have.
-func missingFlavors(ctx context.Context, c *kube.Client, cq *kueuev1beta2.ClusterQueue) []string {
+func missingFlavors(ctx context.Context, c *kube.Client, obj *unstructured.Unstructured) []string {
+	var cq kueuev1beta2.ClusterQueue
+	if runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &cq) != nil {
+		return nil
+	}
 	var missing []string
 	for _, g := range cq.Spec.ResourceGroups {
 		for _, f := range g.Flavors {
