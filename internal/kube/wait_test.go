@@ -10,21 +10,55 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
-	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-var clusterQueues = kube.Kind{GVR: schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "clusterqueues"}, Kind: "ClusterQueue"}
+var (
+	crds    = kube.Kind{GVR: schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}, Kind: "CustomResourceDefinition"}
+	gadgets = kube.Kind{GVR: schema.GroupVersionResource{Group: "test.mlplatform.io", Version: "v1", Resource: "gadgets"}, Kind: "Gadget", Requires: "the test's Gadget CRD"}
+)
 
-// waitActive waits briefly for the queue's Active condition; nothing but the test writes status
-// here (this package runs no Kueue controller).
-func waitActive(c *kube.Client, name string) error {
+// installGadgets installs a CRD with a status subresource that no controller reconciles, on any
+// cluster, so that only the test writes its status.
+func installGadgets(t *testing.T, c *kube.Client) {
+	t.Helper()
+	ctx := context.Background()
+	anything := map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
+	crd := map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "gadgets.test.mlplatform.io"},
+		"spec": map[string]any{
+			"group": "test.mlplatform.io", "scope": "Cluster",
+			"names": map[string]any{"plural": "gadgets", "singular": "gadget", "kind": "Gadget"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"subresources": map[string]any{"status": map[string]any{}},
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
+					"spec": anything, "status": anything}}}}},
+		},
+	}
+	if _, err := c.Apply(ctx, crds, crd); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io") })
+	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets.test.mlplatform.io", "Established"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gadget(name, mode string) map[string]any {
+	return map[string]any{"apiVersion": "test.mlplatform.io/v1", "kind": "Gadget",
+		"metadata": map[string]any{"name": name}, "spec": map[string]any{"mode": mode}}
+}
+
+// waitReady waits briefly for the gadget's Ready condition.
+func waitReady(c *kube.Client, name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	_, err := c.WaitConditionTrue(ctx, clusterQueues, "", name, "Active")
+	_, err := c.WaitConditionTrue(ctx, gadgets, "", name, "Ready")
 	return err
 }
 
@@ -32,37 +66,37 @@ func TestAccClient_waitConditionTrueForTheAppliedGeneration(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	c := adminClient(t)
+	installGadgets(t, c)
 	name := "wait-generation"
-	t.Cleanup(func() { _ = c.Delete(context.Background(), clusterQueues, "", name) })
-	if _, err := c.Apply(ctx, clusterQueues, kueueac.ClusterQueue(name).WithSpec(kueueac.ClusterQueueSpec().WithQueueingStrategy(kueuev1beta2.BestEffortFIFO))); err != nil {
+	if _, err := c.Apply(ctx, gadgets, gadget(name, "a")); err != nil {
 		t.Fatal(err)
 	}
 
 	var notReady *kube.NotReadyError
-	if err := waitActive(c, name); !errors.As(err, &notReady) || !strings.Contains(err.Error(), "no controller reported its Active condition") {
+	if err := waitReady(c, name); !errors.As(err, &notReady) || !strings.Contains(err.Error(), "no controller reported its Ready condition") {
 		t.Fatalf("before any status: err = %v; want no controller reported", err)
 	}
 
-	// The controller reports Active for generation 1.
-	obj := acctest.Get(t, clusterQueues, "", name)
-	conds := []any{map[string]any{"type": "Active", "status": "True", "reason": "Ready", "message": "Can admit new workloads",
-		"lastTransitionTime": time.Now().UTC().Format(time.RFC3339), "observedGeneration": obj.GetGeneration()}}
+	// The "controller" reports Ready for generation 1.
+	obj := acctest.Get(t, gadgets, "", name)
+	conds := []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled", "message": "All set",
+		"observedGeneration": obj.GetGeneration()}}
 	if err := unstructured.SetNestedSlice(obj.Object, conds, "status", "conditions"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := acctest.Dynamic(t).Resource(clusterQueues.GVR).UpdateStatus(ctx, obj, metav1.UpdateOptions{}); err != nil {
+	if _, err := acctest.Dynamic(t).Resource(gadgets.GVR).UpdateStatus(ctx, obj, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := waitActive(c, name); err != nil {
-		t.Fatalf("Active=True for the current generation: %v", err)
+	if err := waitReady(c, name); err != nil {
+		t.Fatalf("Ready=True for the current generation: %v", err)
 	}
 
 	// A spec change makes generation 2, which the controller has not reported on.
-	if _, err := c.Apply(ctx, clusterQueues, kueueac.ClusterQueue(name).WithSpec(kueueac.ClusterQueueSpec().WithQueueingStrategy(kueuev1beta2.StrictFIFO))); err != nil {
+	if _, err := c.Apply(ctx, gadgets, gadget(name, "b")); err != nil {
 		t.Fatal(err)
 	}
-	err := waitActive(c, name)
-	if want := "Active=True (Ready: Can admit new workloads) for generation 1, not yet for the applied generation 2"; err == nil || !strings.Contains(err.Error(), want) {
+	err := waitReady(c, name)
+	if want := "Ready=True (Reconciled: All set) for generation 1, not yet for the applied generation 2"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("after a spec change: err = %v; want it to contain %q", err, want)
 	}
 }

@@ -30,7 +30,8 @@ func teamPlatform(prefix, namespace string, withQueue bool, deleteTimeout string
 	cfg := providerBlock("") + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "a100" {
   name        = "%[1]s-a100"
-  node_labels = { "nvidia.com/gpu.product" = "NVIDIA-A100-SXM4-80GB" }
+  # The test's own label too, so that no node pool of a shared cluster (KUBECONFIG) is selected.
+  node_labels = { "nvidia.com/gpu.product" = "NVIDIA-A100-SXM4-80GB", "mlplatform.io/test" = "%[1]s" }
 }
 
 resource "mlplatform_cohort" "org" {
