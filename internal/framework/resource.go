@@ -160,7 +160,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state *tfsdk.State, d
 			if _, wanted := uids[ref]; wanted {
 				continue
 			}
-			if err := r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name); err != nil {
+			if err := r.deleteOwned(ctx, ref); err != nil {
 				diags.AddError("Deleting "+ref.String()+", which the configuration no longer needs", err.Error())
 			}
 		}
@@ -217,6 +217,9 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 		if err != nil {
 			resp.Diagnostics.AddError("Reading "+ref.String(), err.Error())
 			return
+		}
+		if !ref.Owns(obj) {
+			continue
 		}
 		live[i] = obj
 		if first == nil {
@@ -302,7 +305,7 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	defer cancel()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	for _, ref := range r.Spec.Refs(ns, name) {
-		err := r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name)
+		err := r.deleteOwned(ctx, ref)
 		if err == nil {
 			continue
 		}
@@ -318,6 +321,23 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 		}
 		resp.Diagnostics.AddError("Deleting "+ref.String(), detail)
 	}
+}
+
+// deleteOwned deletes the object at ref and waits until it is gone, unless it is someone else's.
+func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef) error {
+	if ref.OwnerLabel != "" {
+		obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
+		if kube.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if !ref.Owns(obj) {
+			return nil
+		}
+	}
+	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name)
 }
 
 // ImportState takes the resource's name, or namespace/name when its objects are namespaced, as

@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,6 +29,20 @@ type ObjectRef struct {
 	Kind      kube.Kind
 	Namespace string
 	Name      string
+	// OwnerLabel, when set ("key=value"), is a label the object carries when the resource wrote
+	// it. An object of that name without it belongs to someone else: the cycle neither reads nor
+	// deletes it.
+	OwnerLabel string
+}
+
+// Owns reports whether obj, found at ref, is the resource's.
+func (o ObjectRef) Owns(obj *unstructured.Unstructured) bool {
+	if o.OwnerLabel == "" {
+		return true
+	}
+	key, value, _ := strings.Cut(o.OwnerLabel, "=")
+	v, ok := obj.GetLabels()[key]
+	return ok && v == value
 }
 
 func (o ObjectRef) String() string { return o.Kind.Kind + " " + objectID(o.Namespace, o.Name) }

@@ -184,7 +184,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"in Prometheus), and EC2 tags for AWS cost allocation. Karpenter takes EC2 tags from the EC2NodeClass only, so a " +
 			"pool with billing launches its nodes with an EC2NodeClass of its own, named like the pool: a copy of " +
 			"`node_class` whose `tags` add these. The pool writes the copy, `mlplatform_node_class` keeps it up to date in the " +
-			"same apply, and an EC2NodeClass of the pool's name that is not such a copy is never overwritten. Keys Karpenter " +
+			"same apply, and an EC2NodeClass of the pool's name that is not such a copy is never overwritten or deleted. Keys Karpenter " +
 			"reserves for tags are refused.",
 		Validators: append(framework.LabelMapValidators(), mapvalidator.KeysAre(reservedTagKey{}))}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,

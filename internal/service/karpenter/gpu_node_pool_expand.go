@@ -34,7 +34,7 @@ func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 	refs := []framework.ObjectRef{
 		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
 		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
-		{Kind: ec2NodeClassKind, Name: name}, // the node class copy that carries the billing tags
+		copyRef(name), // the node class copy that carries the billing tags
 		{Kind: nodeOverlayKind, Name: name},
 	}
 	for _, n := range migGPUCounts {

@@ -59,7 +59,7 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	copyTags := map[string]string{}
 	if spec.NodeClassRef != nil {
 		m.NodeClass = types.StringValue(spec.NodeClassRef.Name)
-		if c := live[2]; c != nil && spec.NodeClassRef.Name == c.GetName() && c.GetLabels()[LabelNodeClassCopy] == "true" {
+		if c := live[2]; c != nil && spec.NodeClassRef.Name == c.GetName() { // live[2] is only ever the pool's copy
 			m.NodeClass = types.StringValue(c.GetAnnotations()[AnnotationCopyOf])
 			copyTags, _, _ = unstructured.NestedStringMap(c.Object, "spec", "tags")
 		}

@@ -410,3 +410,54 @@ resource "mlplatform_gpu_node_pool" "test" {
 		},
 	})
 }
+
+// Without billing, a pool may share its name with its node class: the pool neither reads nor
+// deletes an EC2NodeClass of its name that is not its copy.
+func TestAccGPUNodePool_keepsNodeClassOfItsName(t *testing.T) {
+	name := "acc-same-name"
+	p := providerBlock("")
+	class := nodeClassConfig(p, name, "")
+	pool := func(maxGPUs int) string {
+		return fmt.Sprintf(`
+resource "mlplatform_gpu_node_pool" "test" {
+  name       = %q
+  node_class = mlplatform_node_class.test.name
+  gpu        = { model = "a100-80gb" }
+  on_demand  = { max_gpus = %d }
+}
+`, name, maxGPUs)
+	}
+	classExists := func(*terraform.State) error {
+		if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "role"); got != "KarpenterNodeRole-demo" {
+			return fmt.Errorf("node class %s role = %v", name, got)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_node_class", karpenter.EC2NodeClassKind),
+		Steps: []resource.TestStep{
+			{Config: class + pool(8), Check: classExists},
+			{
+				// An update deletes what the pool no longer needs, which does not include the node class.
+				Config: class + pool(16),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(nodeClassAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: classExists,
+			},
+			{
+				// Destroying the pool leaves the node class.
+				Config: class,
+				Check: func(s *terraform.State) error {
+					if err := gone(t, karpenter.NodePoolKind, name+"-on-demand"); err != nil {
+						return err
+					}
+					return classExists(s)
+				},
+			},
+		},
+	})
+}

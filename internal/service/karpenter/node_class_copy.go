@@ -30,6 +30,12 @@ const (
 	AnnotationBillingTags = "mlplatform.io/billing-tags"
 )
 
+// copyRef is where pool `name` writes its copy. An EC2NodeClass of that name without the copy
+// label is someone else's: the pool neither reads nor deletes it.
+func copyRef(name string) framework.ObjectRef {
+	return framework.ObjectRef{Kind: ec2NodeClassKind, Name: name, OwnerLabel: LabelNodeClassCopy + "=true"}
+}
+
 // nodeClassCopy is the EC2NodeClass `name` that copies base with billing added to its tags.
 func nodeClassCopy(base *unstructured.Unstructured, name string, billing, defaultLabels map[string]string) (map[string]any, error) {
 	spec, found, err := unstructured.NestedMap(base.Object, "spec")
@@ -75,7 +81,6 @@ func copyOverwritesNodeClass(name string) string {
 // poolNodeClass is the copy of EC2NodeClass base that pool `name` launches its nodes with. It
 // refuses to take over an EC2NodeClass of that name that is not a copy.
 func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name string, billing map[string]string) (framework.Object, error) {
-	ref := framework.ObjectRef{Kind: ec2NodeClassKind, Name: name}
 	if base == name {
 		return framework.Object{}, errors.New(copyOverwritesNodeClass(name))
 	}
@@ -87,7 +92,7 @@ func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name st
 		return framework.Object{}, err
 	}
 	existing, err := p.Client.Get(ctx, ec2NodeClassKind, "", name)
-	if err == nil && existing.GetLabels()[LabelNodeClassCopy] != "true" {
+	if err == nil && !copyRef(name).Owns(existing) {
 		return framework.Object{}, fmt.Errorf("with billing set, the pool launches its nodes with an EC2NodeClass of its own, named %q "+
 			"like the pool, and an EC2NodeClass of that name exists that the pool did not write (no label %s=true): "+
 			"give the pool another name", name, LabelNodeClassCopy)
@@ -96,7 +101,7 @@ func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name st
 		return framework.Object{}, err
 	}
 	body, err := nodeClassCopy(src, name, billing, p.DefaultLabels)
-	return framework.Object{Ref: ref, Body: body}, err
+	return framework.Object{Ref: copyRef(name), Body: body}, err
 }
 
 // AfterApply rewrites the copies GPU node pools made of this EC2NodeClass, so that they carry its
