@@ -76,7 +76,8 @@ type MultiSpec[M any] interface {
 	TypeSuffix() string
 	Schema(ctx context.Context) schema.Schema
 	// Refs lists, in a fixed order, every object a resource with this namespace and name may own.
-	// Read gets each of them; Update deletes those Expand no longer returns; Delete deletes all.
+	// Read gets each of them; Update deletes those Expand no longer returns; Delete deletes all
+	// (each only when it is the resource's, see OwnerLabel).
 	Refs(namespace, name string) []ObjectRef
 	// Expand builds the objects the planned model needs, a subset of Refs, in the order to apply
 	// them. It may read the cluster through p.Client, for an object it derives from another.
