@@ -17,6 +17,9 @@ import (
 type ProviderData struct {
 	Client        *kube.Client
 	DefaultLabels map[string]string
+	// DefaultLabelsUnknown is true while default_labels depends on values known only at apply (e.g.
+	// a cluster created in the same run): resources then plan labels_all as unknown.
+	DefaultLabelsUnknown bool
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.
