@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -85,8 +87,12 @@ func MetadataAttributes(kind string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			Optional:    true,
 			MarkdownDescription: "Annotations of the " + kind + " (`metadata.annotations`). Annotations that other " +
-				"tools add are left alone and cause no diff.",
-			Validators: LabelMapValidators()[:1],
+				"tools add are left alone and cause no diff. `" + OwnerAnnotation + "` is reserved: the provider " +
+				"writes it on every object to name the resource that owns it.",
+			Validators: []validator.Map{
+				LabelMapValidators()[0],
+				mapvalidator.KeysAre(stringvalidator.NoneOf(OwnerAnnotation)),
+			},
 		},
 		"uid": schema.StringAttribute{
 			Computed:            true,

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	ktypes "k8s.io/apimachinery/pkg/types"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
@@ -90,7 +91,7 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	var labels types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
-	if labels.IsUnknown() {
+	if labels.IsUnknown() || r.Provider.DefaultLabelsUnknown {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
 	} else {
 		own := mapOf(ctx, labels, &resp.Diagnostics)
@@ -102,18 +103,18 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 }
 
 func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.applyPlanned(ctx, req.Plan, timeouts.Value.Create, &resp.State, &resp.Diagnostics)
+	r.applyPlanned(ctx, req.Plan, timeouts.Value.Create, nil, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *Resource[M, PM]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.applyPlanned(ctx, req.Plan, timeouts.Value.Update, &resp.State, &resp.Diagnostics)
+	r.applyPlanned(ctx, req.Plan, timeouts.Value.Update, req.Private, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 // applyPlanned reads the planned model and applies it, bounded by the model's create or update
-// timeout.
+// timeout. prior is the private state before (nil on create), next the one after.
 func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	timeout func(timeouts.Value, context.Context, time.Duration) (time.Duration, diag.Diagnostics),
-	state *tfsdk.State, diags *diag.Diagnostics,
+	prior privateState, next privateWriter, state *tfsdk.State, diags *diag.Diagnostics,
 ) {
 	var m M
 	if diags.Append(plan.Get(ctx, &m)...); diags.HasError() {
@@ -123,30 +124,51 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	diags.Append(tdiags...)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	r.apply(ctx, &m, state, diags)
+	var adopted map[ktypes.UID]bool
+	if prior != nil {
+		adopted = loadAdopted(ctx, prior, diags)
+	}
+	if r.apply(ctx, &m, adopted, state, diags) {
+		saveAdopted(ctx, next, nil, diags) // every object now carries the mark
+	}
 }
 
-// apply writes every object the model needs, then deletes those it no longer needs. The planned
-// values are what was applied; only computed attributes come from the server. State is written
-// once any object was written, so a partial failure (or an object that does not become ready)
-// leaves a tainted resource that the next apply or destroy converges; nothing written, no state.
-func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state *tfsdk.State, diags *diag.Diagnostics) {
+// owner is the ownership of the resource with namespace ns and name.
+func (r *Resource[M, PM]) owner(ns, name string, adopted map[ktypes.UID]bool) owner {
+	return owner{mark: OwnerMark(r.Spec.TypeSuffix(), objectID(ns, name)), adopted: adopted}
+}
+
+// apply writes every object the model needs, then deletes those it no longer needs. It first
+// reads each object to write, and refuses, before writing anything, when one exists that the
+// resource did not write. The planned values are what was applied; only computed attributes come
+// from the server. State is written once any object was written, so a partial failure (or an
+// object that does not become ready) leaves a tainted resource that the next apply or destroy
+// converges; nothing written, no state. It reports whether every object was written.
+func (r *Resource[M, PM]) apply(ctx context.Context, m *M, adopted map[ktypes.UID]bool, state *tfsdk.State, diags *diag.Diagnostics) bool {
 	meta := PM(m).Meta()
 	om := objectMeta(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
 	diags.Append(d...)
 	if diags.HasError() {
-		return
+		return false
+	}
+	own := r.owner(om.Namespace, om.Name, adopted)
+	if r.checkOwned(ctx, objs, own, diags); diags.HasError() {
+		return false
 	}
 	if c, ok := r.hooks().(PreApplyChecker[M]); ok {
 		if diags.Append(c.CheckBeforeApply(ctx, r.Provider.Client, m)...); diags.HasError() {
-			return
+			return false
 		}
 	}
 	var applied []*unstructured.Unstructured
 	uids := map[ObjectRef]string{}
 	for _, o := range objs {
-		live, err := r.Provider.Client.Apply(ctx, o.Ref.Kind, o.Body)
+		body, err := MarkOwned(o.Body, own.mark)
+		var live *unstructured.Unstructured
+		if err == nil {
+			live, err = r.Provider.Client.Apply(ctx, o.Ref.Kind, body)
+		}
 		if err != nil {
 			diags.AddError("Applying "+o.Ref.String(), err.Error())
 			break
@@ -160,13 +182,13 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state *tfsdk.State, d
 			if _, wanted := uids[ref]; wanted {
 				continue
 			}
-			if err := r.deleteOwned(ctx, ref); err != nil {
+			if err := r.deleteOwned(ctx, ref, own); err != nil {
 				diags.AddError("Deleting "+ref.String()+", which the configuration no longer needs", err.Error())
 			}
 		}
 	}
 	if len(uids) == 0 {
-		return
+		return false
 	}
 	meta.ID = types.StringValue(objectID(om.Namespace, om.Name))
 	meta.UID = types.StringNull()
@@ -177,10 +199,28 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, state *tfsdk.State, d
 		}
 	}
 	meta.LabelsAll = MapValue(om.Labels)
-	if !diags.HasError() {
+	written := !diags.HasError()
+	if written {
 		r.afterApply(ctx, m, applied, diags)
 	}
 	diags.Append(state.Set(ctx, m)...)
+	return written
+}
+
+// checkOwned reads every object to write and refuses those that exist but are not the resource's.
+func (r *Resource[M, PM]) checkOwned(ctx context.Context, objs []Object, own owner, diags *diag.Diagnostics) {
+	typeSuffix := r.Spec.TypeSuffix()
+	id := strings.TrimPrefix(own.mark, ResourceTypePrefix+typeSuffix+"/")
+	for _, o := range objs {
+		live, err := r.Provider.Client.Get(ctx, o.Ref.Kind, o.Ref.Namespace, o.Ref.Name)
+		switch {
+		case kube.IsNotFound(err):
+		case err != nil:
+			diags.AddError("Reading "+o.Ref.String()+" before writing it", err.Error())
+		case !own.owns(live):
+			diags.AddError(o.Ref.String()+" already exists", notOwned(o.Ref, live, typeSuffix, id))
+		}
+	}
 }
 
 // afterApply runs the AfterApplier and ReadyWaiter hooks on what was applied.
@@ -206,10 +246,14 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	meta := PM(&m).Meta()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	importing := meta.UID.IsNull()
+	own := r.owner(ns, name, loadAdopted(ctx, req.Private, &resp.Diagnostics))
 	refs := r.Spec.Refs(ns, name)
 	live := make([]*unstructured.Unstructured, len(refs))
 	var first *unstructured.Unstructured
+	var foreign []string
 	for i, ref := range refs {
+		// Only a 404 of an API the cluster serves is "gone" (kube.Get); any other error keeps the
+		// state as it is.
 		obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
 		if kube.IsNotFound(err) {
 			continue
@@ -218,7 +262,16 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 			resp.Diagnostics.AddError("Reading "+ref.String(), err.Error())
 			return
 		}
-		if !ref.Owns(obj) {
+		switch {
+		case own.owns(obj):
+		case importing && own.adoptable(obj):
+			// Import is the one way to take over an object: remembered by UID until an apply marks it.
+			if own.adopted == nil {
+				own.adopted = map[ktypes.UID]bool{}
+			}
+			own.adopted[obj.GetUID()] = true
+		default:
+			foreign = append(foreign, ref.String())
 			continue
 		}
 		live[i] = obj
@@ -227,7 +280,13 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 		}
 	}
 	if first == nil && !importing {
-		// Deleted outside Terraform: forget it, and the next plan creates it again.
+		// Deleted outside Terraform: forget it, and the next plan creates it again (which refuses
+		// to take over an object of the same name that someone else wrote since).
+		if len(foreign) > 0 {
+			resp.Diagnostics.AddWarning("Replaced outside Terraform",
+				strings.Join(foreign, ", ")+" exists but was not written by this resource: it is someone else's now, and "+
+					"Terraform forgets it. The next apply refuses to create over it; import it to manage it again.")
+		}
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -241,6 +300,9 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	resp.Diagnostics.Append(r.Spec.Flatten(ctx, live, &m, importing)...)
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if importing {
+		saveAdopted(ctx, resp.Private, own.adopted, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -287,11 +349,13 @@ func flattenMetadata(ctx context.Context, p *ProviderData, live *unstructured.Un
 	}
 	annotations := live.GetAnnotations()
 	delete(annotations, "kubectl.kubernetes.io/last-applied-configuration")
+	delete(annotations, OwnerAnnotation)
 	meta.Annotations = ManagedMap(ctx, annotations, meta.Annotations, importing, diags)
 }
 
-// Delete deletes every object the resource may own and waits until each is gone. A delete that
-// times out says, through the Spec's DeleteExplainer, what holds the object.
+// Delete deletes every object the resource owns and waits until each is gone. An object a
+// controller keeps while it is in use (DeleteExplainer) is not deleted while something that stays
+// holds it: the error names the holders at once instead of waiting out the timeout.
 func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var m M
 	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
@@ -304,18 +368,29 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
-	for _, ref := range r.Spec.Refs(ns, name) {
-		err := r.deleteOwned(ctx, ref)
+	own := r.owner(ns, name, loadAdopted(ctx, req.Private, &resp.Diagnostics))
+	explainer, explains := r.hooks().(DeleteExplainer)
+	for i, ref := range r.Spec.Refs(ns, name) {
+		obj, err := r.ownedObject(ctx, ref, own)
+		if err == nil && obj != nil && explains && i == 0 {
+			if held := r.awaitRelease(ctx, explainer, ns, name); held != "" {
+				resp.Diagnostics.AddError("Cannot delete "+ref.String()+" while it is in use", held+"\n\nNothing was deleted.")
+				return
+			}
+		}
+		if err == nil && obj != nil {
+			err = r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, obj.GetUID())
+		}
 		if err == nil {
 			continue
 		}
 		detail := err.Error()
 		var stillPresent *kube.StillPresentError
-		if e, ok := r.hooks().(DeleteExplainer); ok && errors.As(err, &stillPresent) {
+		if explains && errors.As(err, &stillPresent) {
 			// The delete timed out: ask with a fresh context, since ctx is spent.
 			explainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-			if why := e.ExplainStuckDelete(explainCtx, r.Provider.Client, ns, name); why != "" {
-				detail += "\n\n" + why
+			if h, err := explainer.DeleteHolders(explainCtx, r.Provider.Client, ns, name); err == nil && h.describe(true) != "" {
+				detail += "\n\n" + h.describe(true)
 			}
 			cancel()
 		}
@@ -323,21 +398,49 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 }
 
-// deleteOwned deletes the object at ref and waits until it is gone, unless it is someone else's.
-func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef) error {
-	if ref.OwnerLabel != "" {
-		obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
-		if kube.IsNotFound(err) {
-			return nil
+// releaseGrace is how long a delete waits for the holders of an object in use to go before it
+// refuses: long enough for a holder destroyed in the same run to disappear.
+const releaseGrace = 15 * time.Second
+
+// awaitRelease waits, within releaseGrace, until nothing that stays holds the object, and returns
+// what still does ("" once free). A failed look does not block the delete: its wait explains.
+func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer, ns, name string) string {
+	graceCtx, cancel := context.WithTimeout(ctx, releaseGrace)
+	defer cancel()
+	for {
+		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, ns, name)
+		if err != nil || len(h.Staying) == 0 {
+			return ""
 		}
-		if err != nil {
-			return err
-		}
-		if !ref.Owns(obj) {
-			return nil
+		select {
+		case <-graceCtx.Done():
+			return h.describe(false)
+		case <-time.After(time.Second):
 		}
 	}
-	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name)
+}
+
+// ownedObject is the object at ref when it is the resource's; nil when it does not exist or is
+// someone else's.
+func (r *Resource[M, PM]) ownedObject(ctx context.Context, ref ObjectRef, own owner) (*unstructured.Unstructured, error) {
+	obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
+	if kube.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil || !own.owns(obj) {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// deleteOwned deletes the object at ref and waits until it is gone, unless it is someone else's.
+// The delete is conditional on the UID read, so an object replaced in between is not deleted.
+func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef, own owner) error {
+	obj, err := r.ownedObject(ctx, ref, own)
+	if err != nil || obj == nil {
+		return err
+	}
+	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, obj.GetUID())
 }
 
 // ImportState takes the resource's name, or namespace/name when its objects are namespaced, as

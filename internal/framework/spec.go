@@ -2,6 +2,7 @@ package framework
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,25 +25,12 @@ type ObjectMeta struct {
 	Annotations map[string]string
 }
 
-// ObjectRef names one object a resource may own.
+// ObjectRef names one object a resource may own. Whether it does is told by the object's owner
+// mark (see OwnerAnnotation), never by its name alone.
 type ObjectRef struct {
 	Kind      kube.Kind
 	Namespace string
 	Name      string
-	// OwnerLabel, when set ("key=value"), is a label the object carries when the resource wrote
-	// it. An object of that name without it belongs to someone else: the cycle neither reads nor
-	// deletes it.
-	OwnerLabel string
-}
-
-// Owns reports whether obj, found at ref, is the resource's.
-func (o ObjectRef) Owns(obj *unstructured.Unstructured) bool {
-	if o.OwnerLabel == "" {
-		return true
-	}
-	key, value, _ := strings.Cut(o.OwnerLabel, "=")
-	v, ok := obj.GetLabels()[key]
-	return ok && v == value
 }
 
 func (o ObjectRef) String() string { return o.Kind.Kind + " " + objectID(o.Namespace, o.Name) }
@@ -76,8 +64,8 @@ type MultiSpec[M any] interface {
 	TypeSuffix() string
 	Schema(ctx context.Context) schema.Schema
 	// Refs lists, in a fixed order, every object a resource with this namespace and name may own.
-	// Read gets each of them; Update deletes those Expand no longer returns; Delete deletes all
-	// (each only when it is the resource's, see OwnerLabel).
+	// Read gets each of them; Update deletes those Expand no longer returns; Delete deletes all;
+	// each only when it carries the resource's owner mark.
 	Refs(namespace, name string) []ObjectRef
 	// Expand builds the objects the planned model needs, a subset of Refs, in the order to apply
 	// them. It may read the cluster through p.Client, for an object it derives from another.
@@ -112,10 +100,34 @@ type PreApplyChecker[M any] interface {
 	CheckBeforeApply(ctx context.Context, c *kube.Client, m *M) diag.Diagnostics
 }
 
-// DeleteExplainer is implemented by a Spec whose deletes can be held up (by a finalizer that a
-// controller keeps while the object is in use); it says what holds the object.
+// DeleteExplainer is implemented by a Spec whose deletes a controller's finalizer holds up while
+// the object is in use (Kueue keeps a ResourceFlavor while a ClusterQueue names it, a ClusterQueue
+// while workloads hold its quota). Before deleting, the cycle waits briefly for the holders to go
+// and otherwise refuses, naming them, with nothing deleted; a delete that times out names them too.
 type DeleteExplainer interface {
-	ExplainStuckDelete(ctx context.Context, c *kube.Client, namespace, name string) string
+	DeleteHolders(ctx context.Context, c *kube.Client, namespace, name string) (DeleteHolders, error)
+}
+
+// DeleteHolders is what keeps an object from being deleted.
+type DeleteHolders struct {
+	Staying []string // holders that stay, e.g. "ClusterQueue team-a"
+	Leaving []string // holders that are being deleted themselves, so will let go
+	Reason  string   // why they hold it, e.g. "Kueue keeps a flavor while a ClusterQueue names it"
+	Remedy  string   // what the user can do
+}
+
+// describe says what holds the object; leaving holders are named only when includeLeaving.
+func (h DeleteHolders) describe(includeLeaving bool) string {
+	names := slices.Clone(h.Staying)
+	if includeLeaving {
+		for _, l := range h.Leaving {
+			names = append(names, l+" (being deleted)")
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return h.Reason + ". Held by: " + strings.Join(names, ", ") + ". " + h.Remedy
 }
 
 // PlanModifier is implemented by a Spec that computes attributes at plan time (e.g. EC2 tags

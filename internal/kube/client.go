@@ -26,7 +26,10 @@ type Client struct {
 	initErr   error
 	dynamic   dynamic.Interface
 	discovery discovery.CachedDiscoveryInterface
-	served    sync.Map // schema.GroupVersionResource -> struct{}: found once, never asked again
+	// direct asks the server every time: a 404 is taken for "gone" only after it confirms that the
+	// API is still served, which a cache cannot.
+	direct discovery.DiscoveryInterface
+	served sync.Map // schema.GroupVersionResource -> struct{}: found once, never asked again
 }
 
 // NewClient returns a client that calls loadConfig on first use.
@@ -60,6 +63,7 @@ func (c *Client) connect() error {
 			c.initErr = err
 			return
 		}
+		c.direct = dc
 		c.discovery = memory.NewMemCacheClient(dc)
 	})
 	return c.initErr

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 )
 
@@ -45,7 +46,12 @@ func (c *Client) EnsureServed(ctx context.Context, k Kind) error {
 }
 
 func (c *Client) serves(k Kind) (bool, error) {
-	list, err := c.discovery.ServerResourcesForGroupVersion(k.GVR.GroupVersion().String())
+	return servedBy(c.discovery, k)
+}
+
+// servedBy asks d whether the cluster serves k.
+func servedBy(d discovery.DiscoveryInterface, k Kind) (bool, error) {
+	list, err := d.ServerResourcesForGroupVersion(k.GVR.GroupVersion().String())
 	// The cached client reports a group/version the server does not serve as ErrCacheNotFound.
 	if apierrors.IsNotFound(err) || errors.Is(err, memory.ErrCacheNotFound) {
 		return false, nil
@@ -54,4 +60,21 @@ func (c *Client) serves(k Kind) (bool, error) {
 		return false, describe(err, "discover", k, "", "")
 	}
 	return slices.ContainsFunc(list.APIResources, func(r metav1.APIResource) bool { return r.Name == k.GVR.Resource }), nil
+}
+
+// confirmNotFound turns a 404 for object name of k into the answer Read may act on. The API server
+// answers 404 both for an object that does not exist and for an API it does not serve (Kueue
+// uninstalled, a CRD being replaced, the wrong cluster), and only the first means the object is
+// gone. So the server is asked, uncached, whether it serves k: if it does, notFound stands; if not,
+// the error is a NotInstalledError, for which IsNotFound is false, and nothing is forgotten.
+func (c *Client) confirmNotFound(k Kind, notFound error) error {
+	found, err := servedBy(c.direct, k)
+	if err != nil {
+		return fmt.Errorf("the server answered 404, and checking whether it serves %s failed: %w", k, err)
+	}
+	if !found {
+		c.served.Delete(k.GVR)
+		return &NotInstalledError{Kind: k}
+	}
+	return notFound
 }

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/utils/ptr"
 )
 
 // Apply writes obj (an upstream apply configuration or typed object with apiVersion, kind and
@@ -35,6 +36,9 @@ func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unst
 	force := true
 	out, err := c.resource(k, ns).Patch(ctx, name, types.ApplyPatchType, body,
 		metav1.PatchOptions{FieldManager: c.fieldManager, Force: &force})
+	if IsNotFound(err) {
+		err = c.confirmNotFound(k, err)
+	}
 	if k.Namespaced && IsNotFound(err) {
 		// An apply creates the object, so a NotFound can only be its namespace.
 		return nil, fmt.Errorf("namespace %q does not exist: create it before the %s %s (e.g. with a kubernetes_namespace resource): %w",
@@ -43,26 +47,38 @@ func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unst
 	return out, describe(err, "patch", k, ns, name)
 }
 
-// Get reads one object. A missing object is an error for which IsNotFound is true.
+// Get reads one object. An object that does not exist, in an API the cluster serves, is an error
+// for which IsNotFound is true; an API the cluster does not serve is a NotInstalledError.
 func (c *Client) Get(ctx context.Context, k Kind, namespace, name string) (*unstructured.Unstructured, error) {
 	if err := c.connect(); err != nil {
 		return nil, err
 	}
 	out, err := c.resource(k, namespace).Get(ctx, name, metav1.GetOptions{})
 	if IsNotFound(err) {
+		err = c.confirmNotFound(k, err)
+	}
+	if IsNotFound(err) {
 		return nil, err
 	}
 	return out, describe(err, "get", k, namespace, name)
 }
 
-// Delete deletes an object and waits until it is gone or ctx ends. An object already gone is
-// success. On timeout the error carries the finalizers still holding it.
-func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string) error {
+// Delete deletes an object and waits until it is gone or ctx ends. A non-empty uid is a
+// precondition: an object of that name that was replaced since it was read (another object) is
+// not deleted, and the server answers Conflict. An object already gone, in an API the cluster
+// serves, is success. On timeout the error carries the finalizers still holding it.
+func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string, uid types.UID) error {
 	if err := c.connect(); err != nil {
 		return err
 	}
-	policy := metav1.DeletePropagationBackground
-	err := c.resource(k, namespace).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy})
+	opts := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
+	if uid != "" {
+		opts.Preconditions = &metav1.Preconditions{UID: &uid}
+	}
+	err := c.resource(k, namespace).Delete(ctx, name, opts)
+	if IsNotFound(err) {
+		err = c.confirmNotFound(k, err)
+	}
 	if IsNotFound(err) {
 		return nil
 	}

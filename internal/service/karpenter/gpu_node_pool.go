@@ -92,7 +92,10 @@ func NewGPUNodePoolResource() resource.Resource {
 	return framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{})
 }
 
-func (gpuNodePool) TypeSuffix() string { return "gpu_node_pool" }
+func (gpuNodePool) TypeSuffix() string { return gpuNodePoolTypeSuffix }
+
+// gpuNodePoolTypeSuffix is also the prefix of the owner mark on the objects a pool writes.
+const gpuNodePoolTypeSuffix = "gpu_node_pool"
 
 func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -30,10 +31,10 @@ const (
 	AnnotationBillingTags = "mlplatform.io/billing-tags"
 )
 
-// copyRef is where pool `name` writes its copy. An EC2NodeClass of that name without the copy
-// label is someone else's: the pool neither reads nor deletes it.
+// copyRef is where pool `name` writes its copy. As for every object, the pool's owner mark says
+// whether an EC2NodeClass of that name is the pool's copy or someone else's.
 func copyRef(name string) framework.ObjectRef {
-	return framework.ObjectRef{Kind: ec2NodeClassKind, Name: name, OwnerLabel: LabelNodeClassCopy + "=true"}
+	return framework.ObjectRef{Kind: ec2NodeClassKind, Name: name}
 }
 
 // nodeClassCopy is the EC2NodeClass `name` that copies base with billing added to its tags.
@@ -72,6 +73,12 @@ func nodeClassCopy(base *unstructured.Unstructured, name string, billing, defaul
 	}, nil
 }
 
+// withAnnotation sets an annotation on a body made by nodeClassCopy.
+func withAnnotation(body map[string]any, key, value string) map[string]any {
+	body["metadata"].(map[string]any)["annotations"].(map[string]string)[key] = value
+	return body
+}
+
 // copyOverwritesNodeClass says why a pool with billing cannot be named like its node_class.
 func copyOverwritesNodeClass(name string) string {
 	return fmt.Sprintf("With billing set, the pool launches its nodes with an EC2NodeClass of its own, named %q like the pool, "+
@@ -91,15 +98,6 @@ func poolNodeClass(ctx context.Context, p *framework.ProviderData, base, name st
 	if err != nil {
 		return framework.Object{}, err
 	}
-	existing, err := p.Client.Get(ctx, ec2NodeClassKind, "", name)
-	if err == nil && !copyRef(name).Owns(existing) {
-		return framework.Object{}, fmt.Errorf("with billing set, the pool launches its nodes with an EC2NodeClass of its own, named %q "+
-			"like the pool, and an EC2NodeClass of that name exists that the pool did not write (no label %s=true): "+
-			"give the pool another name", name, LabelNodeClassCopy)
-	}
-	if err != nil && !kube.IsNotFound(err) {
-		return framework.Object{}, err
-	}
 	body, err := nodeClassCopy(src, name, billing, p.DefaultLabels)
 	return framework.Object{Ref: copyRef(name), Body: body}, err
 }
@@ -115,7 +113,9 @@ func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *n
 		return diags
 	}
 	for _, c := range copies.Items {
-		if c.GetAnnotations()[AnnotationCopyOf] != applied.GetName() {
+		// Only copies a GPU node pool wrote (its owner mark) are rewritten.
+		mark := c.GetAnnotations()[framework.OwnerAnnotation]
+		if c.GetAnnotations()[AnnotationCopyOf] != applied.GetName() || !strings.HasPrefix(mark, framework.OwnerMark(gpuNodePoolTypeSuffix, "")) {
 			continue
 		}
 		billing := map[string]string{}
@@ -125,7 +125,8 @@ func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *n
 		}
 		body, err := nodeClassCopy(applied, c.GetName(), billing, p.DefaultLabels)
 		if err == nil {
-			_, err = p.Client.Apply(ctx, ec2NodeClassKind, body)
+			// The copy is the pool's: it keeps the pool's owner mark.
+			_, err = p.Client.Apply(ctx, ec2NodeClassKind, withAnnotation(body, framework.OwnerAnnotation, mark))
 		}
 		if err != nil {
 			diags.AddError("Updating EC2NodeClass "+c.GetName()+", GPU node pool "+c.GetName()+"'s copy of "+applied.GetName(), err.Error())

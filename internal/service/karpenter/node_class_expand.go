@@ -24,7 +24,7 @@ func (nodeClass) ModifyPlan(ctx context.Context, p *framework.ProviderData, req 
 	var tags, billing types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("tags"), &tags)...)
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("billing"), &billing)...)
-	if tags.IsUnknown() || billing.IsUnknown() {
+	if tags.IsUnknown() || billing.IsUnknown() || p.DefaultLabelsUnknown {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tags_all"), types.MapUnknown(types.StringType))...)
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
@@ -75,28 +76,38 @@ func missingFlavors(ctx context.Context, c *kube.Client, obj *unstructured.Unstr
 	return missing
 }
 
-// ExplainStuckDelete names the Workloads that hold quota in the queue: Kueue keeps its
-// resource-in-use finalizer on a ClusterQueue until none does.
-func (clusterQueue) ExplainStuckDelete(ctx context.Context, c *kube.Client, _, name string) string {
+// DeleteHolders names the Workloads that hold quota in the queue: Kueue keeps its resource-in-use
+// finalizer on a ClusterQueue until none does.
+func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, _, name string) (framework.DeleteHolders, error) {
+	h := framework.DeleteHolders{
+		Reason: fmt.Sprintf("Kueue keeps the finalizer %s on a ClusterQueue while workloads hold quota in it",
+			kueuev1beta2.ResourceInUseFinalizerName),
+		Remedy: "Wait for them to finish, or delete them (or their jobs), then destroy again; `stop_policy = \"HoldAndDrain\"` " +
+			"stops new admissions and evicts the running ones.",
+	}
 	list, err := c.List(ctx, workloadKind, "", metav1.ListOptions{})
 	if err != nil {
-		return "Could not list the Workloads that may hold it: " + err.Error()
+		return h, err
 	}
-	var holders []string
 	for _, item := range list.Items {
 		var wl kueuev1beta2.Workload
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &wl) != nil {
 			continue
 		}
 		if a := wl.Status.Admission; a != nil && string(a.ClusterQueue) == name {
-			holders = append(holders, wl.Namespace+"/"+wl.Name)
+			addHolder(&h, "Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
 		}
 	}
-	if len(holders) == 0 {
-		return ""
+	slices.Sort(h.Staying)
+	slices.Sort(h.Leaving)
+	return h, nil
+}
+
+// addHolder files a holder as staying or, when it is being deleted, leaving.
+func addHolder(h *framework.DeleteHolders, holder string, deleting *metav1.Time) {
+	if deleting != nil {
+		h.Leaving = append(h.Leaving, holder)
+		return
 	}
-	slices.Sort(holders)
-	return fmt.Sprintf("Kueue keeps the finalizer %s while workloads hold quota in the ClusterQueue. Workloads holding it: %s. "+
-		"Wait for them to finish, or delete them (or their jobs), then destroy again.",
-		kueuev1beta2.ResourceInUseFinalizerName, strings.Join(holders, ", "))
+	h.Staying = append(h.Staying, holder)
 }
