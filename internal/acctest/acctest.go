@@ -26,6 +26,19 @@ var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 
 var restConfig *rest.Config
 
+// ownCluster is true when the cluster is this test binary's own local control plane.
+var ownCluster bool
+
+// RequireOwnCluster skips a test that changes the cluster for everyone (e.g. deletes a CRD)
+// unless the cluster is this test binary's own control plane, never a shared one (KUBECONFIG).
+func RequireOwnCluster(t *testing.T) {
+	t.Helper()
+	PreCheck(t)
+	if !ownCluster {
+		t.Skip("changes the cluster for every user (deletes a CRD): runs only on the test binary's own control plane, not on KUBECONFIG's")
+	}
+}
+
 // Run is TestMain for packages with acceptance tests. With TF_ACC set it connects to the cluster
 // named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
 // testcluster.WithKueue()) for the whole test binary, and points the provider at it through
@@ -54,6 +67,7 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 		}
 		defer func() { _ = c.Stop() }()
 		kubeconfig = c.Kubeconfig
+		ownCluster = true
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()
