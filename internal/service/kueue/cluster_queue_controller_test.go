@@ -203,16 +203,19 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 				},
 			},
 			{
-				// Destroying the queue while a workload is admitted: Kueue's finalizer holds it,
-				// and the timeout names the workload.
-				Config:      teamPlatform(prefix, ns, false, "5s"),
-				ExpectError: regexpWords(fmt.Sprintf("Workloads holding it: %s/train-4gpu", ns)),
+				// Destroying the queue while a workload is admitted, which Kueue's finalizer would
+				// hold: refused at once, naming the workload, with nothing deleted.
+				Config: teamPlatform(prefix, ns, false, "5s"),
+				ExpectError: regexpWords(fmt.Sprintf("Cannot delete ClusterQueue %s while it is in use", queue) +
+					fmt.Sprintf(" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ClusterQueue while workloads hold quota in it. Held by: Workload %s/train-4gpu.", ns)),
 			},
 			{
-				// Once the workload is gone, so is the queue.
+				// Nothing was deleted; once the workload is gone, the queue is destroyed.
 				PreConfig: func() {
-					acctest.Delete(t, kueue.WorkloadKind, ns, "train-4gpu")
-					waitGone(t, kueue.ClusterQueueKind, "", queue)
+					if ts := acctest.Get(t, kueue.ClusterQueueKind, "", queue).GetDeletionTimestamp(); ts != nil {
+						t.Fatalf("the refused delete was issued: deletionTimestamp %v", ts)
+					}
+					deleteAndWait(t, kueue.WorkloadKind, ns, "train-4gpu")
 				},
 				Config: teamPlatform(prefix, ns, false, "5s"),
 			},

@@ -1,0 +1,81 @@
+package kueue_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+)
+
+// flavorAndQueue is a flavor and, withQueue, a ClusterQueue that names it by its literal name, so
+// that Terraform knows of no order between them (as when the queue lives in another workspace).
+func flavorAndQueue(name string, withFlavor, withQueue bool) string {
+	cfg := providerBlock("")
+	if withFlavor {
+		cfg += fmt.Sprintf(`
+resource "mlplatform_resource_flavor" "held" {
+  name        = %[1]q
+  node_labels = { "mlplatform.io/test" = %[1]q }
+}
+`, name)
+	}
+	if withQueue {
+		// The first apply creates the flavor before the queue; later the queue stays without it.
+		dependsOn := ""
+		if withFlavor {
+			dependsOn = "depends_on = [mlplatform_resource_flavor.held]"
+		}
+		cfg += fmt.Sprintf(`
+resource "mlplatform_cluster_queue" "holder" {
+  name               = "%[1]s-q"
+  namespace_selector = {}
+  resource_group {
+    covered_resources = ["cpu"]
+    flavor {
+      name = %[1]q
+      resource {
+        name          = "cpu"
+        nominal_quota = "8"
+      }
+    }
+  }
+  %[2]s
+}
+`, name, dependsOn)
+	}
+	return cfg
+}
+
+// A flavor that a ClusterQueue still names is not deleted (Kueue's finalizer would hold it until
+// the delete timeout): the error names the queue at once and says how to replace a flavor. When
+// the queue goes in the same run, the flavor's delete waits for it and succeeds.
+func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
+	name := acctest.Name("acc-held")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { requireKueue(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
+		Steps: []resource.TestStep{
+			{Config: flavorAndQueue(name, true, true)},
+			{
+				// The flavor goes, the queue that names it stays.
+				Config: flavorAndQueue(name, false, true),
+				ExpectError: regexpWords(fmt.Sprintf("Cannot delete ResourceFlavor %s while it is in use", name) +
+					" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ResourceFlavor while a ClusterQueue names it" +
+					fmt.Sprintf(" in its resource groups. Held by: ClusterQueue %s-q.", name)),
+			},
+			{
+				// Nothing was deleted; the flavor and the queue then go together.
+				PreConfig: func() {
+					if ts := acctest.Get(t, kueue.ResourceFlavorKind, "", name).GetDeletionTimestamp(); ts != nil {
+						t.Fatalf("the refused delete was issued: deletionTimestamp %v", ts)
+					}
+				},
+				Config: providerBlock(""),
+			},
+		},
+	})
+}
