@@ -120,6 +120,10 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 
 func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs := framework.MetadataAttributes("node pool")
+	name := attrs["name"].(schema.StringAttribute)
+	name.Validators = append(name.Validators, poolNameLength{})
+	name.MarkdownDescription += " The names of the pool's objects derive from it, so it is " + poolNameLength{}.Description(ctx) + "."
+	attrs["name"] = name
 	attrs["uid"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, EC2NodeClass copy, NodeOverlays) that exists."}
 	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
