@@ -42,6 +42,9 @@ type gpuNodePoolModel struct {
 	Billing      types.Map              `tfsdk:"billing"`
 	Supplies     types.Map              `tfsdk:"supplies"`
 	WaitForReady types.Bool             `tfsdk:"wait_for_ready"`
+
+	// NodeClassCopyInSync is computed by Read: see gpu_node_pool_copy_sync.go.
+	NodeClassCopyInSync types.Bool `tfsdk:"node_class_copy_in_sync"`
 }
 
 type gpuModel struct {
@@ -77,7 +80,8 @@ type budgetModel struct {
 	Duration types.String `tfsdk:"duration"`
 }
 
-type gpuNodePool struct{}
+// gpuNodePool is the pool's MultiSpec; provider is its resource's provider data.
+type gpuNodePool struct{ provider *providerRef }
 
 // The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
 var (
@@ -89,7 +93,10 @@ var (
 
 // NewGPUNodePoolResource is mlplatform_gpu_node_pool.
 func NewGPUNodePoolResource() resource.Resource {
-	return framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{})
+	ref := &providerRef{}
+	r := framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{provider: ref})
+	ref.base = &r.(*framework.Resource[gpuNodePoolModel, *gpuNodePoolModel]).Base
+	return r
 }
 
 func (gpuNodePool) TypeSuffix() string { return gpuNodePoolTypeSuffix }
@@ -123,6 +130,10 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 
 func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs := framework.MetadataAttributes("node pool")
+	name := attrs["name"].(schema.StringAttribute)
+	name.Validators = append(name.Validators, poolNameLength{})
+	name.MarkdownDescription += " The names of the pool's objects derive from it, so it is " + poolNameLength{}.Description(ctx) + "."
+	attrs["name"] = name
 	attrs["uid"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, EC2NodeClass copy, NodeOverlays) that exists."}
 	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
@@ -200,6 +211,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
 			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
 		}}}
+	attrs[attrCopyInSync] = copyInSyncAttribute()
 	attrs["wait_for_ready"] = waitForReadyAttribute("each of the pool's objects (NodePools, NodeOverlays, EC2NodeClass copy)")
 	return schema.Schema{
 		MarkdownDescription: "A GPU fleet on Karpenter: one NodePool per capacity type (`<name>-spot`, `<name>-on-demand`), " +

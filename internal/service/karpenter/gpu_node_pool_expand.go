@@ -134,7 +134,8 @@ func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConf
 	}
 }
 
-// ModifyPlan sets supplies from the configuration, so that it is known at plan.
+// ModifyPlan sets supplies from the configuration, so that it is known at plan, and
+// node_class_copy_in_sync.
 func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
 	perNode := types.Int64Unknown()
@@ -148,6 +149,7 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, re
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
+	planCopyInSync(ctx, req, resp)
 	if m.GPU != nil {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpu").AtName("count_per_node"), perNode)...)
 	}

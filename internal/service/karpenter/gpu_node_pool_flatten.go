@@ -20,7 +20,7 @@ import (
 // capacity block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps
 // only the keys that are both node labels and tags of the copy, so the plan shows what the apply
 // restores.
-func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
+func (s gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if m.WaitForReady.IsNull() { // imported: the attribute's default
 		m.WaitForReady = types.BoolValue(false)
@@ -57,12 +57,17 @@ func (gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructure
 	}
 	spec := first.Spec.Template.Spec
 	copyTags := map[string]string{}
+	var copied *unstructured.Unstructured
 	if spec.NodeClassRef != nil {
 		m.NodeClass = types.StringValue(spec.NodeClassRef.Name)
 		if c := live[2]; c != nil && spec.NodeClassRef.Name == c.GetName() { // live[2] is only ever the pool's copy
 			m.NodeClass = types.StringValue(c.GetAnnotations()[AnnotationCopyOf])
 			copyTags, _, _ = unstructured.NestedStringMap(c.Object, "spec", "tags")
+			copied = c
 		}
+	}
+	if diags.Append(s.flattenCopyInSync(ctx, copied, m)...); diags.HasError() {
+		return diags
 	}
 	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)
 	labels := maps2(first.Spec.Template.Labels)
