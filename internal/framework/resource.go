@@ -274,6 +274,8 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 			foreign = append(foreign, ref.String())
 			continue
 		}
+		// The mark is the cycle's, not an annotation the configuration manages.
+		unstructured.RemoveNestedField(obj.Object, "metadata", "annotations", OwnerAnnotation)
 		live[i] = obj
 		if first == nil {
 			first = obj
@@ -297,7 +299,7 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	flattenMetadata(ctx, r.Provider, first, meta, importing, &resp.Diagnostics)
 	meta.ID = types.StringValue(objectID(ns, name))
 	meta.Name = types.StringValue(name)
-	resp.Diagnostics.Append(r.Spec.Flatten(ctx, live, &m, importing)...)
+	resp.Diagnostics.Append(r.Spec.Flatten(ctx, r.Provider, live, &m, importing)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -349,7 +351,6 @@ func flattenMetadata(ctx context.Context, p *ProviderData, live *unstructured.Un
 	}
 	annotations := live.GetAnnotations()
 	delete(annotations, "kubectl.kubernetes.io/last-applied-configuration")
-	delete(annotations, OwnerAnnotation)
 	meta.Annotations = ManagedMap(ctx, annotations, meta.Annotations, importing, diags)
 }
 

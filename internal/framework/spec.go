@@ -71,8 +71,9 @@ type MultiSpec[M any] interface {
 	// them. It may read the cluster through p.Client, for an object it derives from another.
 	Expand(ctx context.Context, p *ProviderData, m *M, meta ObjectMeta) ([]Object, diag.Diagnostics)
 	// Flatten sets the model from the live objects, aligned with Refs (nil where one does not
-	// exist). m holds the prior values; importing is true when there are none.
-	Flatten(ctx context.Context, live []*unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
+	// exist). m holds the prior values; importing is true when there are none. It may read the
+	// cluster through p.Client, for an object its own are derived from.
+	Flatten(ctx context.Context, p *ProviderData, live []*unstructured.Unstructured, m *M, importing bool) diag.Diagnostics
 }
 
 // Optional hooks. The cycle calls each one the Spec (or MultiSpec) implements.
@@ -168,7 +169,7 @@ func (o oneObject[M]) Expand(ctx context.Context, _ *ProviderData, m *M, meta Ob
 	return []Object{{Ref: o.Refs(meta.Namespace, meta.Name)[0], Body: body}}, diags
 }
 
-func (o oneObject[M]) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *M, importing bool) diag.Diagnostics {
+func (o oneObject[M]) Flatten(ctx context.Context, _ *ProviderData, live []*unstructured.Unstructured, m *M, importing bool) diag.Diagnostics {
 	return o.spec.Flatten(ctx, live[0], m, importing)
 }
 

@@ -80,8 +80,7 @@ type budgetModel struct {
 	Duration types.String `tfsdk:"duration"`
 }
 
-// gpuNodePool is the pool's MultiSpec; provider is its resource's provider data.
-type gpuNodePool struct{ provider *providerRef }
+type gpuNodePool struct{}
 
 // The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
 var (
@@ -93,10 +92,7 @@ var (
 
 // NewGPUNodePoolResource is mlplatform_gpu_node_pool.
 func NewGPUNodePoolResource() resource.Resource {
-	ref := &providerRef{}
-	r := framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{provider: ref})
-	ref.base = &r.(*framework.Resource[gpuNodePoolModel, *gpuNodePoolModel]).Base
-	return r
+	return framework.NewMultiResource[gpuNodePoolModel](gpuNodePool{})
 }
 
 func (gpuNodePool) TypeSuffix() string { return gpuNodePoolTypeSuffix }

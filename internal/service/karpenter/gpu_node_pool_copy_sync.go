@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
@@ -34,32 +32,15 @@ func copyInSyncAttribute() schema.BoolAttribute {
 			"and the plan always wants `true`, so the pool shows an update whose apply rewrites the copy from the node class."}
 }
 
-// providerRef lets the pool's spec reach the provider data of its resource: Flatten reads the
-// EC2NodeClass that the copy is made from, which is not one of the pool's objects, and the cycle
-// gives Flatten only those.
-type providerRef struct{ base *framework.Base }
-
-func (r *providerRef) client() (*kube.Client, error) {
-	if r == nil || r.base == nil || r.base.Provider == nil {
-		return nil, errors.New("the provider is not configured; please report this bug")
-	}
-	return r.base.Provider.Client, nil
-}
-
 // flattenCopyInSync sets node_class_copy_in_sync from the copy the NodePools launch with (nil
 // when they launch with node_class itself). m.Billing still holds the prior value.
-func (s gpuNodePool) flattenCopyInSync(ctx context.Context, copied *unstructured.Unstructured, m *gpuNodePoolModel) diag.Diagnostics {
+func flattenCopyInSync(ctx context.Context, c *kube.Client, copied *unstructured.Unstructured, m *gpuNodePoolModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if copied == nil {
 		m.NodeClassCopyInSync = types.BoolNull()
 		if len(m.Billing.Elements()) > 0 {
 			m.NodeClassCopyInSync = types.BoolValue(false) // the copy is gone
 		}
-		return diags
-	}
-	c, err := s.provider.client()
-	if err != nil {
-		diags.AddError("Reading the pool's node class", err.Error())
 		return diags
 	}
 	baseName := copied.GetAnnotations()[AnnotationCopyOf]

@@ -20,7 +20,7 @@ import (
 // capacity block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps
 // only the keys that are both node labels and tags of the copy, so the plan shows what the apply
 // restores.
-func (s gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
+func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live []*unstructured.Unstructured, m *gpuNodePoolModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if m.WaitForReady.IsNull() { // imported: the attribute's default
 		m.WaitForReady = types.BoolValue(false)
@@ -66,7 +66,7 @@ func (s gpuNodePool) Flatten(ctx context.Context, live []*unstructured.Unstructu
 			copied = c
 		}
 	}
-	if diags.Append(s.flattenCopyInSync(ctx, copied, m)...); diags.HasError() {
+	if diags.Append(flattenCopyInSync(ctx, p.Client, copied, m)...); diags.HasError() {
 		return diags
 	}
 	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)

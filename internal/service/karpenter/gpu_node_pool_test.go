@@ -259,7 +259,7 @@ resource "mlplatform_node_class" "other" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: regexp.MustCompile(`named\s+"acc-taken"\s+like\s+the\s+pool,\s+and\s+an\s+EC2NodeClass\s+of\s+that\s+name\s+exists\s+that\s+the\s+pool\s+did\s+not\s+write`),
+			ExpectError: regexp.MustCompile(`EC2NodeClass\s+acc-taken\s+already\s+exists\s+and\s+belongs\s+to\s+another\s+resource\s+of\s+this\s+provider\s+\(annotation\s+mlplatform.io/owner=mlplatform_node_class/acc-taken\)`),
 		}, {
 			// Nothing of the pool was written, and the other node class is untouched.
 			Config:             cfg,
