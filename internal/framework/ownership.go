@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	ktypes "k8s.io/apimachinery/pkg/types"
 )
 
 // Ownership: every object the provider writes carries an annotation naming the resource that
@@ -50,14 +51,25 @@ func MarkOwned(body any, mark string) (map[string]any, error) {
 }
 
 // owner says which objects are one resource's: those with its mark, and those the user adopted
-// with `terraform import` (by UID, until the first apply marks them).
+// with `terraform import` (by UID, until the first apply marks them). A KeyOwner's ownership is of
+// data keys instead: those it wrote, or adopted by import, and writes under a manager of its own.
 type owner struct {
 	mark    string
-	adopted map[ktypes.UID]bool
+	adopted map[string]bool // UIDs of objects adopted by import
+	keys    map[string]bool // a KeyOwner's keys
+	manager string          // a KeyOwner's field manager ("" until its first apply)
+	created bool            // a KeyOwner created the shared object, so may delete it once empty
+}
+
+func (o *owner) adopt(entry string) {
+	if o.adopted == nil {
+		o.adopted = map[string]bool{}
+	}
+	o.adopted[entry] = true
 }
 
 func (o owner) owns(obj *unstructured.Unstructured) bool {
-	return obj.GetAnnotations()[OwnerAnnotation] == o.mark || o.adopted[obj.GetUID()]
+	return obj.GetAnnotations()[OwnerAnnotation] == o.mark || o.adopted[string(obj.GetUID())]
 }
 
 // adoptable reports whether an import may take obj: it carries no resource's mark but this one's.
@@ -79,8 +91,17 @@ func notOwned(ref ObjectRef, obj *unstructured.Unstructured, typeSuffix, importI
 		ref, OwnerAnnotation, ResourceTypePrefix, typeSuffix, importID)
 }
 
-// privateAdopted is the private state key that holds the UIDs adopted by import.
-const privateAdopted = "adopted"
+// privateOwner is the private state key that holds what the cycle knows of ownership beyond the
+// marks: adopted objects and keys, and a KeyOwner's field manager.
+const privateOwner = "owner"
+
+// privateOwnerState is the JSON kept under privateOwner.
+type privateOwnerState struct {
+	Adopted []string `json:"adopted,omitempty"`
+	Keys    []string `json:"keys,omitempty"`
+	Manager string   `json:"manager,omitempty"`
+	Created bool     `json:"created,omitempty"`
+}
 
 // privateState is what the framework's private state offers to a request or a response.
 type privateState interface {
@@ -91,40 +112,46 @@ type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// loadAdopted reads the adopted UIDs from private state (nil when there is none).
-func loadAdopted(ctx context.Context, p privateState, diags *diag.Diagnostics) map[ktypes.UID]bool {
+// loadOwner is the ownership of the resource with mark, completed from private state (p may be nil).
+func loadOwner(ctx context.Context, p privateState, mark string, diags *diag.Diagnostics) owner {
+	o := owner{mark: mark}
 	if p == nil {
-		return nil
+		return o
 	}
-	raw, d := p.GetKey(ctx, privateAdopted)
+	raw, d := p.GetKey(ctx, privateOwner)
 	diags.Append(d...)
 	if len(raw) == 0 {
-		return nil
+		return o
 	}
-	var uids []ktypes.UID
-	if err := json.Unmarshal(raw, &uids); err != nil {
+	var st privateOwnerState
+	if err := json.Unmarshal(raw, &st); err != nil {
 		diags.AddError("Reading the provider's private state", err.Error())
-		return nil
+		return o
 	}
-	out := make(map[ktypes.UID]bool, len(uids))
-	for _, u := range uids {
-		out[u] = true
+	for _, a := range st.Adopted {
+		o.adopt(a)
 	}
-	return out
+	if len(st.Keys) > 0 {
+		o.keys = map[string]bool{}
+		for _, k := range st.Keys {
+			o.keys[k] = true
+		}
+	}
+	o.manager, o.created = st.Manager, st.Created
+	return o
 }
 
-// saveAdopted writes the adopted UIDs to private state; none removes the key.
-func saveAdopted(ctx context.Context, p privateWriter, adopted map[ktypes.UID]bool, diags *diag.Diagnostics) {
-	if p == nil {
-		return
+// save writes the ownership to private state; nothing to keep removes the key.
+func (o owner) save(ctx context.Context, p privateWriter, diags *diag.Diagnostics) {
+	st := privateOwnerState{
+		Adopted: slices.Sorted(maps.Keys(o.adopted)),
+		Keys:    slices.Sorted(maps.Keys(o.keys)),
+		Manager: o.manager,
+		Created: o.created,
 	}
 	var raw []byte
-	if len(adopted) > 0 {
-		uids := make([]ktypes.UID, 0, len(adopted))
-		for u := range adopted {
-			uids = append(uids, u)
-		}
-		raw, _ = json.Marshal(uids)
+	if len(st.Adopted) > 0 || len(st.Keys) > 0 || st.Manager != "" || st.Created {
+		raw, _ = json.Marshal(st)
 	}
-	diags.Append(p.SetKey(ctx, privateAdopted, raw)...)
+	diags.Append(p.SetKey(ctx, privateOwner, raw)...)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -20,6 +21,23 @@ type ProviderData struct {
 	// DefaultLabelsUnknown is true while default_labels depends on values known only at apply (e.g.
 	// a cluster created in the same run): resources then plan labels_all as unknown.
 	DefaultLabelsUnknown bool
+
+	claimsMu sync.Mutex
+	claims   map[string]string // a shared object's key -> the resource that declares it, at plan
+}
+
+// claim records that claimant declares key, unless another did first; it returns who did.
+func (p *ProviderData) claim(key, claimant string) string {
+	p.claimsMu.Lock()
+	defer p.claimsMu.Unlock()
+	if p.claims == nil {
+		p.claims = map[string]string{}
+	}
+	if other, ok := p.claims[key]; ok {
+		return other
+	}
+	p.claims[key] = claimant
+	return claimant
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.

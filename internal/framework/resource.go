@@ -13,8 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	ktypes "k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/ptr"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
@@ -97,6 +98,9 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		own := mapOf(ctx, labels, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(r.Provider.MergeLabels(own)))...)
 	}
+	if k, ok := r.hooks().(KeyOwner); ok && !resp.Diagnostics.HasError() {
+		r.claimKeys(ctx, k, req, resp)
+	}
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
 	}
@@ -124,18 +128,21 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	diags.Append(tdiags...)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	var adopted map[ktypes.UID]bool
-	if prior != nil {
-		adopted = loadAdopted(ctx, prior, diags)
+	own := r.owner(ctx, prior, &m, diags)
+	if _, shared := r.hooks().(KeyOwner); shared && prior == nil {
+		own.manager = newKeyManager(r.Provider.Client.FieldManager(), r.Spec.TypeSuffix())
 	}
-	if r.apply(ctx, &m, adopted, state, diags) {
-		saveAdopted(ctx, next, nil, diags) // every object now carries the mark
+	if r.apply(ctx, &m, &own, state, diags) {
+		own.adopted = nil // every object (or key) written now carries the resource's mark
 	}
+	own.save(ctx, next, diags)
 }
 
-// owner is the ownership of the resource with namespace ns and name.
-func (r *Resource[M, PM]) owner(ns, name string, adopted map[ktypes.UID]bool) owner {
-	return owner{mark: OwnerMark(r.Spec.TypeSuffix(), objectID(ns, name)), adopted: adopted}
+// owner is the ownership of the resource whose model m is, as private state p records it (p nil:
+// none recorded).
+func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, diags *diag.Diagnostics) owner {
+	mark := OwnerMark(r.Spec.TypeSuffix(), objectID(namespaceOf(PM(m)), PM(m).Meta().Name.ValueString()))
+	return loadOwner(ctx, p, mark, diags)
 }
 
 // apply writes every object the model needs, then deletes those it no longer needs. It first
@@ -144,7 +151,7 @@ func (r *Resource[M, PM]) owner(ns, name string, adopted map[ktypes.UID]bool) ow
 // from the server. State is written once any object was written, so a partial failure (or an
 // object that does not become ready) leaves a tainted resource that the next apply or destroy
 // converges; nothing written, no state. It reports whether every object was written.
-func (r *Resource[M, PM]) apply(ctx context.Context, m *M, adopted map[ktypes.UID]bool, state *tfsdk.State, diags *diag.Diagnostics) bool {
+func (r *Resource[M, PM]) apply(ctx context.Context, m *M, own *owner, state *tfsdk.State, diags *diag.Diagnostics) bool {
 	meta := PM(m).Meta()
 	om := objectMeta(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
@@ -152,8 +159,13 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, adopted map[ktypes.UI
 	if diags.HasError() {
 		return false
 	}
-	own := r.owner(om.Namespace, om.Name, adopted)
-	if r.checkOwned(ctx, objs, own, diags); diags.HasError() {
+	_, shared := r.hooks().(KeyOwner)
+	if shared {
+		r.checkKeys(ctx, objs[0], own, diags)
+	} else {
+		r.checkOwned(ctx, objs, *own, diags)
+	}
+	if diags.HasError() {
 		return false
 	}
 	if c, ok := r.hooks().(PreApplyChecker[M]); ok {
@@ -164,10 +176,15 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, adopted map[ktypes.UI
 	var applied []*unstructured.Unstructured
 	uids := map[ObjectRef]string{}
 	for _, o := range objs {
-		body, err := MarkOwned(o.Body, own.mark)
 		var live *unstructured.Unstructured
-		if err == nil {
-			live, err = r.Provider.Client.Apply(ctx, o.Ref.Kind, body)
+		var err error
+		if shared {
+			live, err = r.Provider.Client.ApplyAs(ctx, o.Ref.Kind, o.Body, own.manager)
+		} else {
+			var body map[string]any
+			if body, err = MarkOwned(o.Body, own.mark); err == nil {
+				live, err = r.Provider.Client.Apply(ctx, o.Ref.Kind, body)
+			}
 		}
 		if err != nil {
 			diags.AddError("Applying "+o.Ref.String(), err.Error())
@@ -182,7 +199,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, adopted map[ktypes.UI
 			if _, wanted := uids[ref]; wanted {
 				continue
 			}
-			if err := r.deleteOwned(ctx, ref, own); err != nil {
+			if err := r.deleteOwned(ctx, ref, *own); err != nil {
 				diags.AddError("Deleting "+ref.String()+", which the configuration no longer needs", err.Error())
 			}
 		}
@@ -246,7 +263,8 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	meta := PM(&m).Meta()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	importing := meta.UID.IsNull()
-	own := r.owner(ns, name, loadAdopted(ctx, req.Private, &resp.Diagnostics))
+	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	_, shared := r.hooks().(KeyOwner)
 	refs := r.Spec.Refs(ns, name)
 	live := make([]*unstructured.Unstructured, len(refs))
 	var first *unstructured.Unstructured
@@ -263,13 +281,16 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 			return
 		}
 		switch {
+		case shared:
+			// A shared object is everyone's; what is the resource's are its keys.
+			if importing {
+				keys, _ := dataKeys(obj.Object)
+				ownKeys(&own, keys)
+			}
 		case own.owns(obj):
 		case importing && own.adoptable(obj):
 			// Import is the one way to take over an object: remembered by UID until an apply marks it.
-			if own.adopted == nil {
-				own.adopted = map[ktypes.UID]bool{}
-			}
-			own.adopted[obj.GetUID()] = true
+			own.adopt(string(obj.GetUID()))
 		default:
 			foreign = append(foreign, ref.String())
 			continue
@@ -304,7 +325,7 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	if importing {
-		saveAdopted(ctx, resp.Private, own.adopted, &resp.Diagnostics)
+		own.save(ctx, resp.Private, &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -369,7 +390,14 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
-	own := r.owner(ns, name, loadAdopted(ctx, req.Private, &resp.Diagnostics))
+	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	if _, shared := r.hooks().(KeyOwner); shared {
+		ref := r.Spec.Refs(ns, name)[0]
+		if err := r.deleteKeys(ctx, ref, own); err != nil {
+			resp.Diagnostics.AddError("Removing the keys of "+ref.String(), err.Error())
+		}
+		return
+	}
 	explainer, explains := r.hooks().(DeleteExplainer)
 	for i, ref := range r.Spec.Refs(ns, name) {
 		obj, err := r.ownedObject(ctx, ref, own)
@@ -380,7 +408,7 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 			}
 		}
 		if err == nil && obj != nil {
-			err = r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, obj.GetUID())
+			err = r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, metav1.Preconditions{UID: ptr.To(obj.GetUID())})
 		}
 		if err == nil {
 			continue
@@ -441,7 +469,7 @@ func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef, own ow
 	if err != nil || obj == nil {
 		return err
 	}
-	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, obj.GetUID())
+	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, metav1.Preconditions{UID: ptr.To(obj.GetUID())})
 }
 
 // ImportState takes the resource's name, or namespace/name when its objects are namespaced, as

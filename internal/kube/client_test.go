@@ -108,13 +108,13 @@ func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
 	if first.GetResourceVersion() != second.GetResourceVersion() {
 		t.Errorf("re-applying the same object wrote it again: resourceVersion %s -> %s", first.GetResourceVersion(), second.GetResourceVersion())
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent", ""); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", "idempotent", metav1.Preconditions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Get(ctx, configMaps, "default", "idempotent"); !kube.IsNotFound(err) {
 		t.Fatalf("after Delete, Get err = %v; want NotFound", err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent", ""); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", "idempotent", metav1.Preconditions{}); err != nil {
 		t.Fatalf("deleting an object already gone: %v", err)
 	}
 }
@@ -129,7 +129,7 @@ func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	err := c.Delete(short, configMaps, "default", "held", "")
+	err := c.Delete(short, configMaps, "default", "held", metav1.Preconditions{})
 	var still *kube.StillPresentError
 	if !errors.As(err, &still) || !strings.Contains(err.Error(), "example.com/hold") {
 		t.Fatalf("err = %v, want StillPresentError naming the finalizer", err)
@@ -138,7 +138,7 @@ func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
 	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap("held", "default").WithFinalizers()); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "held", ""); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", "held", metav1.Preconditions{}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,6 +10,9 @@ import (
 // IsNotFound reports whether err means the object does not exist.
 func IsNotFound(err error) bool { return apierrors.IsNotFound(err) }
 
+// IsConflict reports whether err is a failed precondition or a write conflict.
+func IsConflict(err error) bool { return apierrors.IsConflict(err) }
+
 // describe adds to an API error what was being done, and for RBAC refusals which verb on which
 // resource was refused, so that the fix (a Role rule) can be read off the message.
 func describe(err error, verb string, k Kind, namespace, name string) error {

@@ -19,6 +19,13 @@ import (
 // manager took over (kubectl edit, a controller) is taken back instead of failing the apply with a
 // conflict. Fields this manager never set are left to their owners.
 func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unstructured, error) {
+	return c.ApplyAs(ctx, k, obj, c.fieldManager)
+}
+
+// ApplyAs is Apply under another field manager: a resource that owns keys of a shared object (a
+// ConfigMap other resources write to as well) applies them under a manager of its own, so that
+// each resource's apply removes only the keys it wrote before.
+func (c *Client) ApplyAs(ctx context.Context, k Kind, obj any, manager string) (*unstructured.Unstructured, error) {
 	body, err := json.Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", k, err)
@@ -35,7 +42,7 @@ func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unst
 	}
 	force := true
 	out, err := c.resource(k, ns).Patch(ctx, name, types.ApplyPatchType, body,
-		metav1.PatchOptions{FieldManager: c.fieldManager, Force: &force})
+		metav1.PatchOptions{FieldManager: manager, Force: &force})
 	if IsNotFound(err) {
 		err = c.confirmNotFound(k, err)
 	}
@@ -63,18 +70,16 @@ func (c *Client) Get(ctx context.Context, k Kind, namespace, name string) (*unst
 	return out, describe(err, "get", k, namespace, name)
 }
 
-// Delete deletes an object and waits until it is gone or ctx ends. A non-empty uid is a
-// precondition: an object of that name that was replaced since it was read (another object) is
-// not deleted, and the server answers Conflict. An object already gone, in an API the cluster
-// serves, is success. On timeout the error carries the finalizers still holding it.
-func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string, uid types.UID) error {
+// Delete deletes an object and waits until it is gone or ctx ends. The preconditions (the UID
+// read, and the resourceVersion where nothing may have changed since) keep it from deleting an
+// object that was replaced or changed since it was read: the server answers Conflict. An object
+// already gone, in an API the cluster serves, is success. On timeout the error carries the
+// finalizers still holding it.
+func (c *Client) Delete(ctx context.Context, k Kind, namespace, name string, pre metav1.Preconditions) error {
 	if err := c.connect(); err != nil {
 		return err
 	}
-	opts := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground)}
-	if uid != "" {
-		opts.Preconditions = &metav1.Preconditions{UID: &uid}
-	}
+	opts := metav1.DeleteOptions{PropagationPolicy: ptr.To(metav1.DeletePropagationBackground), Preconditions: &pre}
 	err := c.resource(k, namespace).Delete(ctx, name, opts)
 	if IsNotFound(err) {
 		err = c.confirmNotFound(k, err)

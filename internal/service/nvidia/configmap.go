@@ -1,12 +1,18 @@
 package nvidia
 
 import (
+	"context"
+	"maps"
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -63,4 +69,26 @@ func optionalBool(live bool, prior types.Bool) types.Bool {
 		return types.BoolNull()
 	}
 	return types.BoolValue(live)
+}
+
+// The two ConfigMap resources own keys of a ConfigMap that the GPU Operator, other resources or
+// other tools may write to as well (framework.KeyOwner).
+var (
+	_ framework.KeyOwner = migConfig{}
+	_ framework.KeyOwner = timeSlicingConfig{}
+)
+
+// PlannedKeys is the one key mig-parted reads.
+func (migConfig) PlannedKeys(context.Context, tfsdk.Plan) ([]string, bool, diag.Diagnostics) {
+	return []string{migPartedKey}, true, nil
+}
+
+// PlannedKeys are the config names: one key each.
+func (timeSlicingConfig) PlannedKeys(ctx context.Context, plan tfsdk.Plan) ([]string, bool, diag.Diagnostics) {
+	var configs types.Map
+	diags := plan.GetAttribute(ctx, path.Root("configs"), &configs)
+	if configs.IsUnknown() || diags.HasError() {
+		return nil, false, diags
+	}
+	return slices.Collect(maps.Keys(configs.Elements())), true, diags
 }

@@ -1,0 +1,132 @@
+package nvidia_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+)
+
+// A ConfigMap shared by several writers: each resource owns the keys it declares, never the
+// ConfigMap and never another's keys.
+
+// sharedTS is a time-slicing resource `res` writing keys (each a config of 2 replicas) into
+// ConfigMap name of namespace ns.
+func sharedTS(res, ns, name string, keys ...string) string {
+	configs := make([]string, len(keys))
+	for i, k := range keys {
+		configs[i] = fmt.Sprintf("%q = { resources = [{ name = \"nvidia.com/gpu\", replicas = 2 }] }", k)
+	}
+	return fmt.Sprintf(`
+resource "mlplatform_time_slicing_config" %[1]q {
+  namespace = %[2]q
+  name      = %[3]q
+  configs   = { %[4]s }
+}
+`, res, ns, name, strings.Join(configs, ", "))
+}
+
+// keysAre checks the ConfigMap's data keys, or that it is gone when want is nil.
+func keysAre(t *testing.T, ns, name string, want ...string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		cm, err := acctest.Dynamic(t).Resource(nvidia.ConfigMapKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
+		if want == nil {
+			if apierrors.IsNotFound(err) {
+				return nil
+			}
+			return fmt.Errorf("ConfigMap %s/%s: want it gone, got err %v", ns, name, err)
+		}
+		if err != nil {
+			return err
+		}
+		data, _ := cm.Object["data"].(map[string]any)
+		got := make([]string, 0, len(data))
+		for k := range data {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("ConfigMap %s/%s keys = %v, want %v", ns, name, got, want)
+		}
+		return nil
+	}
+}
+
+// Another tool's ConfigMap (the GPU Operator's chart) gets the resource's key; the tool's key is
+// never touched, and destroy removes only the resource's key and leaves the ConfigMap.
+func TestAccSharedConfigMap_keysOfAnotherToolsConfigMap(t *testing.T) {
+	ns, name := acctest.Name("acc-shared"), "device-plugin-config"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			ensureNamespace(t, ns)
+			acctest.ApplyAs(t, "helm", nvidia.ConfigMapKind, ns, map[string]any{
+				"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]any{"name": name, "namespace": ns},
+				"data":     map[string]any{"default": "version: v1\n"},
+			})
+		},
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             keysAre(t, ns, name, "default"),
+		Steps: []resource.TestStep{
+			{Config: providerBlock("") + sharedTS("a", ns, name, "a100"), Check: keysAre(t, ns, name, "a100", "default")},
+			{Config: providerBlock("") + sharedTS("a", ns, name, "a100", "l4"), Check: keysAre(t, ns, name, "a100", "default", "l4")},
+			{Config: providerBlock("") + sharedTS("a", ns, name, "l4"), Check: keysAre(t, ns, name, "default", "l4")},
+			{
+				// A key the other tool wrote is never taken over.
+				Config: providerBlock("") + sharedTS("a", ns, name, "l4", "default"),
+				ExpectError: regexp.MustCompile(`Key "default" of ConfigMap ` + regexp.QuoteMeta(ns+"/"+name) +
+					` was written\s+by\s+field\s+manager\s+helm,\s+not\s+by\s+this\s+resource`),
+			},
+		},
+	})
+}
+
+// Two resources share a ConfigMap: each apply and destroy touches only its own keys. The one that
+// created the ConfigMap deletes it when it goes last and nothing else is left.
+func TestAccSharedConfigMap_twoResourcesShareOne(t *testing.T) {
+	ns, name := acctest.Name("acc-two"), "time-slicing"
+	a := func(keys ...string) string { return sharedTS("a", ns, name, keys...) }
+	b := func(keys ...string) string {
+		return strings.Replace(sharedTS("b", ns, name, keys...), "configs", "depends_on = [mlplatform_time_slicing_config.a]\n  configs", 1)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             keysAre(t, ns, name), // b goes first, then a, which created it
+		Steps: []resource.TestStep{
+			{Config: providerBlock("") + a("a100") + b("l4"), Check: keysAre(t, ns, name, "a100", "l4")},
+			// One resource's update never removes the other's keys.
+			{Config: providerBlock("") + a("a100", "h100") + b("t4"), Check: keysAre(t, ns, name, "a100", "h100", "t4")},
+			// Destroying one leaves the other's keys and the ConfigMap.
+			{Config: providerBlock("") + a("a100", "h100"), Check: keysAre(t, ns, name, "a100", "h100")},
+		},
+	})
+}
+
+// Two resources declaring one key are refused at plan, naming both, with no API call.
+func TestSharedConfigMap_sameKeyTwiceFailsAtPlan(t *testing.T) {
+	host, requests := acctest.UnreachableCluster(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: providerBlock(host) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
+			PlanOnly: true,
+			ExpectError: regexp.MustCompile(`Key "a100" of ConfigMap gpu-operator/ts is declared by two resources: an\s+mlplatform_time_slicing_config\s+declaring\s+keys\s+(a100, l4|a100)\s+and\s+an\s+mlplatform_time_slicing_config\s+declaring\s+keys\s+(a100, l4|a100)\.`),
+		}},
+	})
+	if n := requests(); n != 0 {
+		t.Errorf("plan made %d API requests; want none", n)
+	}
+}
