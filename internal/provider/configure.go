@@ -106,6 +106,11 @@ func (m *providerModel) connection(ctx context.Context) (*connection, diag.Diagn
 	if c.Insecure, err = boolOr(m.Insecure, "insecure"); err != nil {
 		diags.AddAttributeError(path.Root("insecure"), "Invalid provider configuration", err.Error())
 	}
+	// The schema's validator sees only the attributes; either value may come from KUBE_*.
+	if c.Insecure && c.ClusterCACertificate != "" {
+		diags.AddAttributeError(path.Root("insecure"), insecureWithCASummary, insecureWithCADetail+
+			" (Either may be set through KUBE_INSECURE or KUBE_CLUSTER_CA_CERT_DATA.)")
+	}
 	switch {
 	case !m.ConfigPaths.IsNull():
 		diags.Append(m.ConfigPaths.ElementsAs(ctx, &c.ConfigPaths, false)...)
