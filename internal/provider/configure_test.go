@@ -97,4 +97,3 @@ func TestConfigure_unknownFieldManagerDefersClient(t *testing.T) {
 		t.Fatalf("err = %v, want the client deferred until apply", err)
 	}
 }
-
