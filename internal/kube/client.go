@@ -1,6 +1,6 @@
 // Package kube is the provider's one way to talk to a cluster: a lazily built client, server-side
 // apply under one field manager, get, delete-and-wait, and a discovery check that turns a missing
-// API into an install hint. It has no Terraform imports.
+// API into an install hint. Its only Terraform import is tflog, to log each API call.
 package kube
 
 import (
@@ -52,6 +52,7 @@ func (c *Client) connect() error {
 		}
 		cfg = rest.CopyConfig(cfg)
 		cfg.UserAgent = "terraform-provider-mlplatform"
+		cfg.Wrap(logRequests)
 		// Terraform refreshes and applies many objects in parallel; client-go's default of 5 QPS
 		// would serialise them behind its rate limiter.
 		cfg.QPS, cfg.Burst = 100, 200

@@ -8,12 +8,8 @@ import (
 	"testing"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -70,22 +66,11 @@ func TestAccClient_notInstalled(t *testing.T) {
 func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
-	admin := kubernetes.NewForConfigOrDie(acctest.RestConfig(t))
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "no-rights", Namespace: "default"}}
-	if _, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, sa, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), "no-rights", metav1.DeleteOptions{})
-	})
-	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, "no-rights", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	token := acctest.ServiceAccountToken(t, acctest.Name("no-rights"))
 	cfg := rest.AnonymousClientConfig(acctest.RestConfig(t))
-	cfg.BearerToken = tok.Status.Token
+	cfg.BearerToken = token
 	c := kube.NewClient(func() (*rest.Config, error) { return cfg, nil }, "")
-	_, err = c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor("forbidden"))
+	_, err := c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor("forbidden"))
 	want := `RBAC refused verb "patch" on resource "resourceflavors" (group "kueue.x-k8s.io") cluster-wide`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want it to contain %q", err, want)

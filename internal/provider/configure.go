@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -23,12 +24,14 @@ func (p *mlplatformProvider) Configure(ctx context.Context, req provider.Configu
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var labels map[string]string
-	resp.Diagnostics.Append(m.DefaultLabels.ElementsAs(ctx, &labels, false)...)
-	load := func() (*rest.Config, error) {
-		return nil, errors.New("the provider's connection settings depend on values not known until apply")
+	data := &framework.ProviderData{DefaultLabelsUnknown: anyUnknown(m.DefaultLabels)}
+	if !data.DefaultLabelsUnknown {
+		resp.Diagnostics.Append(m.DefaultLabels.ElementsAs(ctx, &data.DefaultLabels, false)...)
 	}
-	if !m.hasUnknown() {
+	load := func() (*rest.Config, error) {
+		return nil, errors.New("the provider's connection settings or field_manager depend on values not known until apply")
+	}
+	if !m.clientHasUnknown() {
 		conn, diags := m.connection(ctx)
 		resp.Diagnostics.Append(diags...)
 		load = conn.restConfig
@@ -36,28 +39,47 @@ func (p *mlplatformProvider) Configure(ctx context.Context, req provider.Configu
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &framework.ProviderData{
-		Client:        kube.NewClient(load, m.FieldManager.ValueString()),
-		DefaultLabels: labels,
-	}
+	data.Client = kube.NewClient(load, m.FieldManager.ValueString())
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }
 
-// hasUnknown reports whether the connection depends on values known only at apply (e.g. the
-// endpoint of a cluster created in the same run); such a provider can still plan new objects.
-func (m *providerModel) hasUnknown() bool {
-	for _, v := range []interface{ IsUnknown() bool }{
-		m.ConfigPath, m.ConfigPaths, m.ConfigContext, m.ConfigContextCluster, m.ConfigContextAuthInfo,
-		m.Host, m.Username, m.Password, m.Token, m.ClientCertificate, m.ClientKey,
-		m.ClusterCACertificate, m.Insecure, m.TLSServerName, m.ProxyURL,
-	} {
+// anyUnknown reports whether any of values, or any element of a list or map among them, is known
+// only at apply (e.g. taken from another resource). Terraform configures the provider again at
+// apply with every value known.
+func anyUnknown(values ...attr.Value) bool {
+	for _, v := range values {
 		if v.IsUnknown() {
 			return true
 		}
+		switch c := v.(type) {
+		case types.List:
+			if anyUnknown(c.Elements()...) {
+				return true
+			}
+		case types.Map:
+			for _, e := range c.Elements() {
+				if e.IsUnknown() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// clientHasUnknown reports whether the connection or the field manager depends on values known
+// only at apply (e.g. the endpoint of a cluster created in the same run). Such a provider can
+// still plan new objects; the client is needed only at apply, when everything is known. The
+// client is built with its field manager, and a placeholder one must never reach the cluster.
+func (m *providerModel) clientHasUnknown() bool {
+	if anyUnknown(m.ConfigPath, m.ConfigPaths, m.ConfigContext, m.ConfigContextCluster, m.ConfigContextAuthInfo,
+		m.Host, m.Username, m.Password, m.Token, m.ClientCertificate, m.ClientKey,
+		m.ClusterCACertificate, m.Insecure, m.TLSServerName, m.ProxyURL, m.FieldManager) {
+		return true
 	}
 	for _, e := range m.Exec {
-		if e.APIVersion.IsUnknown() || e.Command.IsUnknown() || e.Args.IsUnknown() || e.Env.IsUnknown() {
+		if anyUnknown(e.APIVersion, e.Command, e.Args, e.Env) {
 			return true
 		}
 	}
@@ -83,6 +105,11 @@ func (m *providerModel) connection(ctx context.Context) (*connection, diag.Diagn
 	var err error
 	if c.Insecure, err = boolOr(m.Insecure, "insecure"); err != nil {
 		diags.AddAttributeError(path.Root("insecure"), "Invalid provider configuration", err.Error())
+	}
+	// The schema's validator sees only the attributes; either value may come from KUBE_*.
+	if c.Insecure && c.ClusterCACertificate != "" {
+		diags.AddAttributeError(path.Root("insecure"), insecureWithCASummary, insecureWithCADetail+
+			" (Either may be set through KUBE_INSECURE or KUBE_CLUSTER_CA_CERT_DATA.)")
 	}
 	switch {
 	case !m.ConfigPaths.IsNull():

@@ -91,8 +91,9 @@ func (c *connection) restConfig() (*rest.Config, error) {
 	overrides.AuthInfo.Token = c.Token
 	overrides.AuthInfo.Exec = c.Exec
 	if c.Host != "" {
-		tls := c.ClusterCACertificate != "" || c.ClientCertificate != "" || c.Insecure
-		u, _, err := rest.DefaultServerURL(c.Host, "", schema.GroupVersion{}, tls)
+		// A host without a scheme is taken as https whatever else is set: guessing http from the
+		// absence of certificates would send a token or password in clear text.
+		u, _, err := rest.DefaultServerURL(c.Host, "", schema.GroupVersion{}, true)
 		if err != nil {
 			return nil, fmt.Errorf("host %q is not a valid URL: %w", c.Host, err)
 		}

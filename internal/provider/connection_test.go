@@ -43,7 +43,13 @@ func TestConnection_restConfig(t *testing.T) {
 		"config_context":    {connection{ConfigPaths: []string{kubeconfig}, ConfigContext: "prod"}, "https://prod.example.com:6443", "prod-token"},
 		"context overrides": {connection{ConfigPaths: []string{kubeconfig}, ConfigContextCluster: "prod"}, "https://prod.example.com:6443", "dev-token"},
 		"host over file":    {connection{ConfigPaths: []string{kubeconfig}, Host: "https://other:6443", Token: "t"}, "https://other:6443", "t"},
-		"host alone":        {connection{Host: "10.0.0.1:6443", Token: "t", Insecure: true}, "https://10.0.0.1:6443", "t"},
+		"host alone":        {connection{Host: "https://10.0.0.1:6443", Token: "t"}, "https://10.0.0.1:6443", "t"},
+		// A host without a scheme is https even with nothing else hinting at TLS.
+		"ip:port, no scheme": {connection{Host: "10.0.0.1:6443", Token: "t"}, "https://10.0.0.1:6443", "t"},
+		"name, no scheme":    {connection{Host: "my-cluster.example.com", Token: "t"}, "https://my-cluster.example.com", "t"},
+		"name:port, no scheme over file": {connection{ConfigPaths: []string{kubeconfig}, Host: "my-cluster.example.com:6443", Token: "t"},
+			"https://my-cluster.example.com:6443", "t"},
+		"explicit http kept": {connection{Host: "http://localhost:8080"}, "http://localhost:8080", ""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -78,6 +84,23 @@ func TestConnection_environmentDefaults(t *testing.T) {
 	}
 	if conn.Host != "https://from-env:6443" || conn.Token != "env-token" || !conn.Insecure || strings.Join(conn.ConfigPaths, ",") != "/a,/b" {
 		t.Errorf("connection from environment = %+v", conn)
+	}
+}
+
+func TestConnection_hostFromEnvironmentWithoutScheme(t *testing.T) {
+	t.Setenv("KUBE_HOST", "10.0.0.1:6443")
+	var m providerModel
+	m.ConfigPaths = nullList()
+	conn, diags := m.connection(t.Context())
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	cfg, err := conn.restConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Host != "https://10.0.0.1:6443" {
+		t.Errorf("host %q, want https://10.0.0.1:6443", cfg.Host)
 	}
 }
 

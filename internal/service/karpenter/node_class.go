@@ -151,7 +151,11 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 	attrs["security_group_selector"] = selectorAttribute("security group", true)
 	attrs["block_device"] = blockDeviceAttribute()
 	attrs["kubelet"] = kubeletAttribute()
-	attrs["user_data"] = str("User data in the format of the AMI family; Karpenter merges its own settings into it.")
+	attrs["user_data"] = schema.StringAttribute{
+		Optional: true, Sensitive: true,
+		MarkdownDescription: "User data in the format of the AMI family; Karpenter merges its own settings into it. " +
+			"Sensitive, as bootstrap scripts often carry credentials or join tokens; it is kept out of plan output.",
+	}
 	attrs["metadata_options"] = metadataOptionsAttribute()
 	attrs["tags"] = schema.MapAttribute{
 		ElementType: types.StringType, Optional: true,
