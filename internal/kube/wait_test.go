@@ -41,7 +41,9 @@ func installGadgets(t *testing.T, c *kube.Client) {
 	if _, err := c.Apply(ctx, crds, crd); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io", metav1.Preconditions{}) })
+	t.Cleanup(func() {
+		_ = c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io", metav1.Preconditions{})
+	})
 	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets.test.mlplatform.io", "Established"); err != nil {
