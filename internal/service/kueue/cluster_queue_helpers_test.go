@@ -39,12 +39,13 @@ provider "mlplatform" {
 
 // refusedAtPlan plans config against a stand-in API server that counts requests and checks that
 // the plan fails matching want, without any API call. Terraform wraps long messages, so each
-// space in want matches any run of whitespace.
+// space in want matches any run of whitespace. It runs Terraform, so only with TF_ACC (as
+// resource.Test does), though it needs no cluster.
 func refusedAtPlan(t *testing.T, config func(host string) string, want string) {
 	t.Helper()
 	want = strings.ReplaceAll(want, " ", `\s+`)
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      config(host),
@@ -63,11 +64,11 @@ func regexpWords(s string) *regexp.Regexp {
 }
 
 // acceptedAtPlan plans config against the stand-in API server: the plan (which creates
-// everything) succeeds without any API call.
+// everything) succeeds without any API call. Like refusedAtPlan, only with TF_ACC.
 func acceptedAtPlan(t *testing.T, config func(host string) string) {
 	t.Helper()
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             config(host),

@@ -219,7 +219,7 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			host, requests := acctest.UnreachableCluster(t)
-			resource.UnitTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      flavorConfigWith(fmt.Sprintf("host = %q", host), tc.name, tc.body),
@@ -237,7 +237,7 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 // A plan that only creates objects needs no reachable cluster.
 func TestResourceFlavor_planNeedsNoCluster(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             flavorConfigWith(fmt.Sprintf("host = %q", host), "planned", flavorA100),

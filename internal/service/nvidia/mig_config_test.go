@@ -290,7 +290,7 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 // A plan that only creates the ConfigMap needs no reachable cluster.
 func TestMigConfig_planNeedsNoCluster(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             migConfig(host, migA100),
