@@ -10,6 +10,7 @@ import (
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -76,7 +77,10 @@ func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), "no-rights", metav1.DeleteOptions{})
+		err := admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), "no-rights", metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Errorf("removing the service account: %v", err)
+		}
 	})
 	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, "no-rights", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
 	if err != nil {

@@ -41,7 +41,11 @@ func installGadgets(t *testing.T, c *kube.Client) {
 	if _, err := c.Apply(ctx, crds, crd); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io") })
+	t.Cleanup(func() {
+		if err := c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io"); err != nil {
+			t.Errorf("removing the Gadget CRD: %v", err)
+		}
+	})
 	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets.test.mlplatform.io", "Established"); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
@@ -66,13 +67,17 @@ const poolA100NoBilling = `
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   expire_after = "168h"`
 
-// gone fails when the object still exists.
+// gone fails unless reading the object answers NotFound: any other error proves nothing.
 func gone(t *testing.T, k kube.Kind, name string) error {
 	_, err := acctest.Dynamic(t).Resource(k.GVR).Get(t.Context(), name, metav1.GetOptions{})
-	if err == nil {
+	switch {
+	case err == nil:
 		return fmt.Errorf("%s %s still exists", k.Kind, name)
+	case apierrors.IsNotFound(err):
+		return nil
+	default:
+		return fmt.Errorf("checking that %s %s is gone: %w", k.Kind, name, err)
 	}
-	return nil
 }
 
 // checkCopy checks that the pool's NodePool launches with the pool's EC2NodeClass, a copy of

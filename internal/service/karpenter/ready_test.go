@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -21,7 +22,8 @@ type condition struct{ Type, Status, Reason, Message string }
 
 // karpenterReports plays Karpenter's controller, which the local control plane does not run: until
 // stop is called, it writes conds into the status of the named object whenever it exists without
-// them (again after a re-create).
+// them (again after a re-create). An object not there yet and a conflicting write are retried;
+// any other error fails the test.
 func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition) (stop func()) {
 	t.Helper()
 	want := []any{}
@@ -36,8 +38,12 @@ func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition
 		for ctx.Err() == nil {
 			time.Sleep(100 * time.Millisecond)
 			obj, err := client.Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
+			if apierrors.IsNotFound(err) || ctx.Err() != nil {
 				continue
+			}
+			if err != nil {
+				t.Errorf("reading %s %s: %v", k.Kind, name, err)
+				return
 			}
 			if got, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions"); reported(got, want, obj.GetGeneration()) {
 				continue
@@ -54,7 +60,11 @@ func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition
 				t.Error(err)
 				return
 			}
-			_, _ = client.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: "karpenter"}) // retried on conflict
+			_, err = client.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: "karpenter"})
+			if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+				t.Errorf("writing the status of %s %s: %v", k.Kind, name, err)
+				return
+			}
 		}
 	}()
 	return func() { cancel(); <-done }

@@ -134,31 +134,46 @@ func deleteAndWait(t *testing.T, k kube.Kind, namespace, name string) {
 	waitGone(t, k, namespace, name)
 }
 
+// waitGone waits until reading the object answers NotFound; any other error fails at once.
 func waitGone(t *testing.T, k kube.Kind, namespace, name string) {
 	t.Helper()
 	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		_, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
+		switch {
+		case err == nil:
+			return false, nil
+		case apierrors.IsNotFound(err):
+			return true, nil
+		default:
+			return false, err
+		}
 	})
 	if err != nil {
 		t.Fatalf("%s %s/%s not gone: %v", k, namespace, name, err)
 	}
 }
 
-// waitFor polls an object until check returns nil, failing the test with check's last error.
+// waitFor polls an object until check returns nil, failing the test with check's last error. An
+// object not there yet (NotFound) is waited for; any other read error fails at once.
 func waitFor(t *testing.T, k kube.Kind, namespace, name string, timeout time.Duration, check func(*unstructured.Unstructured) error) *unstructured.Unstructured {
 	t.Helper()
 	var last error
 	var obj *unstructured.Unstructured
-	_ = wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		// A failed read is kept as the last error and retried, like a failed check.
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		o, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-		if err == nil {
-			obj, err = o, check(o)
+		switch {
+		case apierrors.IsNotFound(err):
+			last = err
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("reading it: %w", err)
 		}
-		last = err
-		return err == nil, nil
+		obj, last = o, check(o)
+		return last == nil, nil
 	})
+	if err != nil && !wait.Interrupted(err) {
+		t.Fatalf("%s %s/%s: %v", k, namespace, name, err)
+	}
 	if last != nil {
 		t.Fatalf("%s %s/%s: %v", k, namespace, name, last)
 	}
