@@ -3,6 +3,7 @@ package kube_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestAccClient_notInstalled(t *testing.T) {
 	requireAcc(t)
 	widgets := kube.Kind{GVR: schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "widgets"}, Kind: "Widget", Requires: "Widget operator v1"}
 	_, err := adminClient(t).Apply(context.Background(), widgets, map[string]any{
-		"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w"},
+		"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": acctest.Name("w")},
 	})
 	var notInstalled *kube.NotInstalledError
 	if !errors.As(err, &notInstalled) {
@@ -72,24 +73,25 @@ func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	admin := kubernetes.NewForConfigOrDie(acctest.RestConfig(t))
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "no-rights", Namespace: "default"}}
+	saName := acctest.Name("no-rights")
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: saName, Namespace: "default"}}
 	if _, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, sa, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		err := admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), "no-rights", metav1.DeleteOptions{})
+		err := admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), saName, metav1.DeleteOptions{})
 		if err != nil && !apierrors.IsNotFound(err) {
 			t.Errorf("removing the service account: %v", err)
 		}
 	})
-	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, "no-rights", &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, saName, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := rest.AnonymousClientConfig(acctest.RestConfig(t))
 	cfg.BearerToken = tok.Status.Token
 	c := kube.NewClient(func() (*rest.Config, error) { return cfg, nil }, "")
-	_, err = c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor("forbidden"))
+	_, err = c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor(acctest.Name("forbidden")))
 	want := `RBAC refused verb "patch" on resource "resourceflavors" (group "kueue.x-k8s.io") cluster-wide`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want it to contain %q", err, want)
@@ -100,7 +102,8 @@ func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	c := adminClient(t)
-	cm := corev1ac.ConfigMap("idempotent", "default").WithData(map[string]string{"k": "v"})
+	name := acctest.Name("idempotent")
+	cm := corev1ac.ConfigMap(name, "default").WithData(map[string]string{"k": "v"})
 	first, err := c.Apply(ctx, configMaps, cm)
 	if err != nil {
 		t.Fatal(err)
@@ -112,13 +115,13 @@ func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
 	if first.GetResourceVersion() != second.GetResourceVersion() {
 		t.Errorf("re-applying the same object wrote it again: resourceVersion %s -> %s", first.GetResourceVersion(), second.GetResourceVersion())
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent"); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Get(ctx, configMaps, "default", "idempotent"); !kube.IsNotFound(err) {
+	if _, err := c.Get(ctx, configMaps, "default", name); !kube.IsNotFound(err) {
 		t.Fatalf("after Delete, Get err = %v; want NotFound", err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent"); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name); err != nil {
 		t.Fatalf("deleting an object already gone: %v", err)
 	}
 }
@@ -127,30 +130,32 @@ func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	c := adminClient(t)
-	held := corev1ac.ConfigMap("held", "default").WithFinalizers("example.com/hold")
+	name := acctest.Name("held")
+	held := corev1ac.ConfigMap(name, "default").WithFinalizers("example.com/hold")
 	if _, err := c.Apply(ctx, configMaps, held); err != nil {
 		t.Fatal(err)
 	}
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	err := c.Delete(short, configMaps, "default", "held")
+	err := c.Delete(short, configMaps, "default", name)
 	var still *kube.StillPresentError
 	if !errors.As(err, &still) || !strings.Contains(err.Error(), "example.com/hold") {
 		t.Fatalf("err = %v, want StillPresentError naming the finalizer", err)
 	}
 	// Release it; the object then goes.
-	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap("held", "default").WithFinalizers()); err != nil {
+	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap(name, "default").WithFinalizers()); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "held"); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestAccClient_missingNamespace(t *testing.T) {
 	requireAcc(t)
-	_, err := adminClient(t).Apply(context.Background(), configMaps, corev1ac.ConfigMap("x", "no-such-namespace"))
-	if err == nil || !strings.Contains(err.Error(), `namespace "no-such-namespace" does not exist`) {
+	ns := acctest.Name("no-such-namespace")
+	_, err := adminClient(t).Apply(context.Background(), configMaps, corev1ac.ConfigMap("x", ns))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("namespace %q does not exist", ns)) {
 		t.Fatalf("err = %v", err)
 	}
 }
