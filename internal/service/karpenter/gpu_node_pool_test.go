@@ -103,7 +103,7 @@ func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error 
 }
 
 func TestAccGPUNodePool_lifecycle(t *testing.T) {
-	name := "acc-a100"
+	name := acctest.Name("acc-a100")
 	class := name + "-class"
 	p := providerBlock(billingDefault)
 	// The pool's billing is added over the node class's tags (its own billing team=research).
@@ -246,7 +246,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 
 // A pool with billing never takes over an EC2NodeClass of its name that it did not write.
 func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
-	name := "acc-taken"
+	name := acctest.Name("acc-taken")
 	p := providerBlock("")
 	cfg := poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "vision" }`) + fmt.Sprintf(`
 resource "mlplatform_node_class" "other" {
@@ -264,7 +264,7 @@ resource "mlplatform_node_class" "other" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: regexp.MustCompile(`named\s+"acc-taken"\s+like\s+the\s+pool,\s+and\s+an\s+EC2NodeClass\s+of\s+that\s+name\s+exists\s+that\s+the\s+pool\s+did\s+not\s+write`),
+			ExpectError: regexp.MustCompile(`named\s+"` + regexp.QuoteMeta(name) + `"\s+like\s+the\s+pool,\s+and\s+an\s+EC2NodeClass\s+of\s+that\s+name\s+exists\s+that\s+the\s+pool\s+did\s+not\s+write`),
 		}, {
 			// Nothing of the pool was written, and the other node class is untouched.
 			Config:             cfg,
@@ -332,14 +332,14 @@ resource "mlplatform_gpu_node_pool" "test" {
 // H100s come on p5.4xlarge (1 GPU) and p5.48xlarge (8): a mixed MIG pool over both writes a
 // NodeOverlay per GPU count, and one named like the pool once its instance types share a count.
 func TestAccGPUNodePool_overlayPerGPUCount(t *testing.T) {
-	name := "acc-h100-mig"
+	name := acctest.Name("acc-h100-mig")
 	p := providerBlock("")
 	cfg := func(gpu string) string {
 		return p + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
-  name       = %q
-  node_class = "gpu"
-  gpu        = %s
+  name       = %[1]q
+  node_class = "%[1]s-class"
+  gpu        = %[2]s
   mig        = { config = "all-1g.10gb" }
   on_demand  = { max_gpus = 8 }
 }
@@ -419,7 +419,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 // Without billing, a pool may share its name with its node class: the pool neither reads nor
 // deletes an EC2NodeClass of its name that is not its copy.
 func TestAccGPUNodePool_keepsNodeClassOfItsName(t *testing.T) {
-	name := "acc-same-name"
+	name := acctest.Name("acc-same-name")
 	p := providerBlock("")
 	class := nodeClassConfig(p, name, "")
 	pool := func(maxGPUs int) string {

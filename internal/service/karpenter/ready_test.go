@@ -90,7 +90,7 @@ func reported(got, want []any, generation int64) bool {
 }
 
 func TestAccKarpenter_waitForReady(t *testing.T) {
-	name := "acc-ready"
+	name := acctest.Name("acc-ready")
 	class := name + "-class"
 	p := providerBlock("")
 	classWaits := "wait_for_ready = true\n  timeouts { create = \"3s\" }"
@@ -117,7 +117,7 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 						condition{"Ready", "False", "UnhealthyDependents", "SubnetsReady=False"}))
 				},
 				Config:      poolWithClassConfig(p, name, classWaits, pool("")),
-				ExpectError: regexp.MustCompile(`(?s)EC2NodeClass acc-ready-class: the controller reports\s+SubnetsReady=False\s+\(SubnetsNotFound:\s+SubnetSelector\s+did\s+not\s+match\s+any\s+Subnets\);\s+Ready=False`),
+				ExpectError: regexp.MustCompile(`(?s)EC2NodeClass ` + regexp.QuoteMeta(class) + `: the controller reports\s+SubnetsReady=False\s+\(SubnetsNotFound:\s+SubnetSelector\s+did\s+not\s+match\s+any\s+Subnets\);\s+Ready=False`),
 			},
 			{
 				// Karpenter reports the node class and the NodePool Ready: the apply completes.
@@ -133,7 +133,7 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 				// A mixed MIG pool adds a NodeOverlay, for which nothing reports: the error says
 				// what to check.
 				Config:      poolWithClassConfig(p, name, classWaits, pool(`mig = { config = "all-1g.10gb" }`)),
-				ExpectError: regexp.MustCompile(`(?s)NodeOverlay acc-ready: no controller reported its Ready\s+condition.*Is\s+Karpenter's\s+NodeOverlay\s+feature\s+gate\s+on\?`),
+				ExpectError: regexp.MustCompile(`(?s)NodeOverlay ` + regexp.QuoteMeta(name) + `: no controller reported its Ready\s+condition.*Is\s+Karpenter's\s+NodeOverlay\s+feature\s+gate\s+on\?`),
 			},
 		},
 	})
