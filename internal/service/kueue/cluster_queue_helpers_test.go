@@ -114,16 +114,27 @@ func requireKueue(t *testing.T) {
 
 var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
-// ensureNamespace creates a namespace of the test cluster unless it exists.
+// ensureNamespace creates a namespace of the test cluster unless it exists. One it created is
+// deleted when the test ends, so that runs against a shared cluster leave none behind.
 func ensureNamespace(t *testing.T, name string) {
 	t.Helper()
 	ns := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
 	}}
-	_, err := acctest.Dynamic(t).Resource(namespacesGVR).Create(context.Background(), ns, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
+	namespaces := acctest.Dynamic(t).Resource(namespacesGVR)
+	_, err := namespaces.Create(context.Background(), ns, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return
+	}
+	if err != nil {
 		t.Fatalf("create namespace %s: %v", name, err)
 	}
+	t.Cleanup(func() {
+		err := namespaces.Delete(context.Background(), name, metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Errorf("delete namespace %s: %v", name, err)
+		}
+	})
 }
 
 // deleteAndWait deletes an object outside Terraform and waits until it is gone (Kueue's
