@@ -43,14 +43,15 @@ func RequireOwnCluster(t *testing.T) {
 // named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
 // testcluster.WithKueue()) for the whole test binary, and points the provider at it through
 // KUBE_CONFIG_PATHS. It also finds Terraform for terraform-plugin-testing when
-// TF_ACC_TERRAFORM_PATH is not set.
+// TF_ACC_TERRAFORM_PATH is not set. Without TF_ACC it only runs the tests: unit tests need
+// neither Terraform nor a cluster, and every test that runs Terraform skips.
 func Run(m *testing.M, opts ...testcluster.Option) int {
+	if os.Getenv("TF_ACC") == "" {
+		return m.Run()
+	}
 	if err := findTerraform(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
-	}
-	if os.Getenv("TF_ACC") == "" {
-		return m.Run()
 	}
 	kubeconfig := os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {

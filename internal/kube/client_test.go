@@ -3,6 +3,7 @@ package kube_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -52,7 +53,7 @@ func TestAccClient_notInstalled(t *testing.T) {
 	requireAcc(t)
 	widgets := kube.Kind{GVR: schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "widgets"}, Kind: "Widget", Requires: "Widget operator v1"}
 	_, err := adminClient(t).Apply(context.Background(), widgets, map[string]any{
-		"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": "w"},
+		"apiVersion": "widgets.example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": acctest.Name("w")},
 	})
 	var notInstalled *kube.NotInstalledError
 	if !errors.As(err, &notInstalled) {
@@ -71,7 +72,7 @@ func TestAccClient_forbiddenNamesVerbAndResource(t *testing.T) {
 	cfg := rest.AnonymousClientConfig(acctest.RestConfig(t))
 	cfg.BearerToken = token
 	c := kube.NewClient(func() (*rest.Config, error) { return cfg, nil }, "")
-	_, err := c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor("forbidden"))
+	_, err := c.Apply(ctx, resourceFlavors, kueueac.ResourceFlavor(acctest.Name("forbidden")))
 	want := `RBAC refused verb "patch" on resource "resourceflavors" (group "kueue.x-k8s.io") cluster-wide`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want it to contain %q", err, want)
@@ -82,7 +83,8 @@ func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	c := adminClient(t)
-	cm := corev1ac.ConfigMap("idempotent", "default").WithData(map[string]string{"k": "v"})
+	name := acctest.Name("idempotent")
+	cm := corev1ac.ConfigMap(name, "default").WithData(map[string]string{"k": "v"})
 	first, err := c.Apply(ctx, configMaps, cm)
 	if err != nil {
 		t.Fatal(err)
@@ -94,13 +96,13 @@ func TestAccClient_applyIsIdempotentAndDeleteWaits(t *testing.T) {
 	if first.GetResourceVersion() != second.GetResourceVersion() {
 		t.Errorf("re-applying the same object wrote it again: resourceVersion %s -> %s", first.GetResourceVersion(), second.GetResourceVersion())
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent", metav1.Preconditions{}); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name, metav1.Preconditions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Get(ctx, configMaps, "default", "idempotent"); !kube.IsNotFound(err) {
+	if _, err := c.Get(ctx, configMaps, "default", name); !kube.IsNotFound(err) {
 		t.Fatalf("after Delete, Get err = %v; want NotFound", err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "idempotent", metav1.Preconditions{}); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name, metav1.Preconditions{}); err != nil {
 		t.Fatalf("deleting an object already gone: %v", err)
 	}
 }
@@ -109,30 +111,32 @@ func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
 	requireAcc(t)
 	ctx := context.Background()
 	c := adminClient(t)
-	held := corev1ac.ConfigMap("held", "default").WithFinalizers("example.com/hold")
+	name := acctest.Name("held")
+	held := corev1ac.ConfigMap(name, "default").WithFinalizers("example.com/hold")
 	if _, err := c.Apply(ctx, configMaps, held); err != nil {
 		t.Fatal(err)
 	}
 	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	err := c.Delete(short, configMaps, "default", "held", metav1.Preconditions{})
+	err := c.Delete(short, configMaps, "default", name, metav1.Preconditions{})
 	var still *kube.StillPresentError
 	if !errors.As(err, &still) || !strings.Contains(err.Error(), "example.com/hold") {
 		t.Fatalf("err = %v, want StillPresentError naming the finalizer", err)
 	}
 	// Release it; the object then goes.
-	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap("held", "default").WithFinalizers()); err != nil {
+	if _, err := c.Apply(ctx, configMaps, corev1ac.ConfigMap(name, "default").WithFinalizers()); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Delete(ctx, configMaps, "default", "held", metav1.Preconditions{}); err != nil {
+	if err := c.Delete(ctx, configMaps, "default", name, metav1.Preconditions{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestAccClient_missingNamespace(t *testing.T) {
 	requireAcc(t)
-	_, err := adminClient(t).Apply(context.Background(), configMaps, corev1ac.ConfigMap("x", "no-such-namespace"))
-	if err == nil || !strings.Contains(err.Error(), `namespace "no-such-namespace" does not exist`) {
+	ns := acctest.Name("no-such-namespace")
+	_, err := adminClient(t).Apply(context.Background(), configMaps, corev1ac.ConfigMap("x", ns))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("namespace %q does not exist", ns)) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -15,9 +15,13 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
+// gadgetGroup is this run's own API group: a CRD's name is <plural>.<group>, and runs sharing a
+// cluster must not install or remove each other's.
+var gadgetGroup = acctest.Name("test") + ".mlplatform.io"
+
 var (
 	crds    = kube.Kind{GVR: schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}, Kind: "CustomResourceDefinition"}
-	gadgets = kube.Kind{GVR: schema.GroupVersionResource{Group: "test.mlplatform.io", Version: "v1", Resource: "gadgets"}, Kind: "Gadget", Requires: "the test's Gadget CRD"}
+	gadgets = kube.Kind{GVR: schema.GroupVersionResource{Group: gadgetGroup, Version: "v1", Resource: "gadgets"}, Kind: "Gadget", Requires: "the test's Gadget CRD"}
 )
 
 // installGadgets installs a CRD with a status subresource that no controller reconciles, on any
@@ -28,9 +32,9 @@ func installGadgets(t *testing.T, c *kube.Client) {
 	anything := map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true}
 	crd := map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
-		"metadata": map[string]any{"name": "gadgets.test.mlplatform.io"},
+		"metadata": map[string]any{"name": "gadgets." + gadgetGroup},
 		"spec": map[string]any{
-			"group": "test.mlplatform.io", "scope": "Cluster",
+			"group": gadgetGroup, "scope": "Cluster",
 			"names": map[string]any{"plural": "gadgets", "singular": "gadget", "kind": "Gadget"},
 			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
 				"subresources": map[string]any{"status": map[string]any{}},
@@ -42,17 +46,19 @@ func installGadgets(t *testing.T, c *kube.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = c.Delete(context.Background(), crds, "", "gadgets.test.mlplatform.io", metav1.Preconditions{})
+		if err := c.Delete(context.Background(), crds, "", "gadgets."+gadgetGroup, metav1.Preconditions{}); err != nil {
+			t.Errorf("removing the Gadget CRD: %v", err)
+		}
 	})
 	waitCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets.test.mlplatform.io", "Established"); err != nil {
+	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets."+gadgetGroup, "Established"); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func gadget(name, mode string) map[string]any {
-	return map[string]any{"apiVersion": "test.mlplatform.io/v1", "kind": "Gadget",
+	return map[string]any{"apiVersion": gadgetGroup + "/v1", "kind": "Gadget",
 		"metadata": map[string]any{"name": name}, "spec": map[string]any{"mode": mode}}
 }
 
@@ -69,7 +75,7 @@ func TestAccClient_waitConditionTrueForTheAppliedGeneration(t *testing.T) {
 	ctx := context.Background()
 	c := adminClient(t)
 	installGadgets(t, c)
-	name := "wait-generation"
+	name := acctest.Name("wait-generation")
 	if _, err := c.Apply(ctx, gadgets, gadget(name, "a")); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ resource "mlplatform_workload_priority_class" "test" {
 func planOnly(t *testing.T, input, providerBody string, expectError *regexp.Regexp) {
 	t.Helper()
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             priorityClassConfig(input, fmt.Sprintf("host = %q\n  %s", host, providerBody), "planned"),

@@ -57,8 +57,13 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := ensureKueueMetricsCerts(); err != nil {
+	certs, err := writeKueueMetricsCerts(dir)
+	if err != nil {
 		return nil, err
+	}
+	etc := filepath.Join(dir, "kueue-etc")
+	if err := os.Mkdir(etc, 0o700); err != nil {
+		return nil, fmt.Errorf("starting Kueue: %w", err)
 	}
 	k := &kueueManager{done: make(chan struct{}), webhooks: envtest.WebhookInstallOptions{
 		Paths:            []string{filepath.Join(root, "config/components/webhook/manifests.yaml")},
@@ -75,22 +80,23 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), []byte(kueueConfig(k.webhooks, health)), 0o600)
 	}
 	if err == nil {
+		k.cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml"),
+			// On, it serves the visibility API with certificates it expects under /visibility.
+			"--feature-gates=VisibilityOnDemand=false"}, etc, certs)
+	}
+	if err == nil {
 		k.log, err = os.Create(filepath.Join(dir, "kueue.log"))
 	}
 	if err != nil {
 		_ = k.webhooks.Cleanup()
 		return nil, fmt.Errorf("starting Kueue: %w", err)
 	}
-	k.cmd = exec.Command(bin, "--config="+filepath.Join(dir, "kueue-config.yaml"),
-		// On, it serves the visibility API with certificates it expects under /visibility.
-		"--feature-gates=VisibilityOnDemand=false")
 	k.cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
 	k.cmd.Stdout, k.cmd.Stderr = k.log, k.log
-	setParentDeathSignal(k.cmd)
 	if err := k.cmd.Start(); err != nil {
 		_ = k.log.Close()
 		_ = k.webhooks.Cleanup()
-		return nil, fmt.Errorf("starting Kueue's controller manager %s: %w", bin, err)
+		return nil, fmt.Errorf("starting Kueue's controller manager %s: %w; %s", bin, err, mountNamespaceHint)
 	}
 	go func() { k.exitErr = k.cmd.Wait(); close(k.done) }()
 	if err := k.waitReady(c, health); err != nil {

@@ -16,56 +16,29 @@ import (
 )
 
 // kueueMetricsCertDir is where Kueue's manager reads a metrics certificate pair whenever its internal
-// certificate management is off, even with metrics serving off: cmd/kueue/main.go hard-codes it and
-// exits if the files are missing.
+// certificate management is off, even with metrics serving off: cmd/kueue/main.go hard-codes it (no
+// flag or configuration field moves it) and exits if the files are missing. The manager gets a pair
+// there only inside its own mount namespace (see kueueCommand): the host's /etc is never written.
 const kueueMetricsCertDir = "/etc/kueue/metrics/certs"
 
-// ensureKueueMetricsCerts puts a self-signed pair there unless one exists. The directory is swapped
-// in whole, so that concurrent test binaries never see half a pair; it is left for the next run.
-func ensureKueueMetricsCerts() error {
-	if kueueMetricsCertsExist() {
-		return nil
-	}
-	explain := func(err error) error {
-		return fmt.Errorf("kueue's manager needs a certificate pair (tls.crt, tls.key; any pair will do) in %s, "+
-			"which could not be created: %w; create one there or run the tests against a cluster named by KUBECONFIG",
-			kueueMetricsCertDir, err)
-	}
-	parent := filepath.Dir(kueueMetricsCertDir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return explain(err)
-	}
-	tmp, err := os.MkdirTemp(parent, "certs-")
-	if err != nil {
-		return explain(err)
-	}
-	defer os.RemoveAll(tmp)
+// writeKueueMetricsCerts writes a self-signed pair (any pair will do) into a new directory in dir
+// and returns that directory.
+func writeKueueMetricsCerts(dir string) (string, error) {
+	certs := filepath.Join(dir, "kueue-metrics-certs")
 	crt, key, err := selfSignedPair()
 	if err == nil {
-		err = os.WriteFile(filepath.Join(tmp, "tls.crt"), crt, 0o644)
+		err = os.Mkdir(certs, 0o755)
 	}
 	if err == nil {
-		err = os.WriteFile(filepath.Join(tmp, "tls.key"), key, 0o600)
+		err = os.WriteFile(filepath.Join(certs, "tls.crt"), crt, 0o644)
 	}
 	if err == nil {
-		err = os.Chmod(tmp, 0o755)
+		err = os.WriteFile(filepath.Join(certs, "tls.key"), key, 0o600)
 	}
-	if err == nil {
-		err = os.Rename(tmp, kueueMetricsCertDir)
+	if err != nil {
+		return "", fmt.Errorf("writing a metrics certificate pair for Kueue's manager: %w", err)
 	}
-	if err != nil && !kueueMetricsCertsExist() {
-		return explain(err)
-	}
-	return nil
-}
-
-func kueueMetricsCertsExist() bool {
-	for _, f := range []string{"tls.crt", "tls.key"} {
-		if _, err := os.Stat(filepath.Join(kueueMetricsCertDir, f)); err != nil {
-			return false
-		}
-	}
-	return true
+	return certs, nil
 }
 
 // selfSignedPair is a PEM certificate and key for 127.0.0.1.

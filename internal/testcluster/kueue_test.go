@@ -62,20 +62,22 @@ func gpuJob(ns, name, queue string, gpus int) map[string]any {
 		}}}}
 }
 
-// jobWorkload is the Workload that Kueue created for a Job, found by its owner reference.
-func jobWorkload(c dynamic.Interface, ns, job string) (*unstructured.Unstructured, error) {
+// jobWorkload is the Workload that Kueue created for a Job, found by its owner reference; nil
+// while there is none. Listing errors fail the test.
+func jobWorkload(t *testing.T, c dynamic.Interface, ns, job string) *unstructured.Unstructured {
+	t.Helper()
 	list, err := c.Resource(workloads).Namespace(ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
-		return nil, err
+		t.Fatalf("listing Workloads: %v", err)
 	}
 	for i := range list.Items {
 		for _, o := range list.Items[i].GetOwnerReferences() {
 			if o.Kind == "Job" && o.Name == job {
-				return &list.Items[i], nil
+				return &list.Items[i]
 			}
 		}
 	}
-	return nil, fmt.Errorf("no Workload owned by Job %s", job)
+	return nil
 }
 
 func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
@@ -91,9 +93,9 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	// 3 of the 4 GPUs: admitted on the queue's flavor, and Kueue resumes the Job.
 	mustCreate(t, c, jobs, gpuJob(ns, "first", "training", 3))
 	eventually(t, "the first Job's Workload admitted", func() (bool, string) {
-		wl, err := jobWorkload(c, ns, "first")
-		if err != nil {
-			return false, err.Error()
+		wl := jobWorkload(t, c, ns, "first")
+		if wl == nil {
+			return false, "no Workload owned by Job first"
 		}
 		s, r, m := condition(wl, "Admitted")
 		cq, _, _ := unstructured.NestedString(wl.Object, "status", "admission", "clusterQueue")
@@ -108,7 +110,7 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	eventually(t, "the first Job resumed", func() (bool, string) {
 		job, err := c.Resource(jobs).Namespace(ns).Get(context.Background(), "first", metav1.GetOptions{})
 		if err != nil {
-			return false, err.Error()
+			return false, notYet(t, err)
 		}
 		suspend, _, _ := unstructured.NestedBool(job.Object, "spec", "suspend")
 		return !suspend, fmt.Sprintf("suspend=%v", suspend)
@@ -117,9 +119,9 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	// 3 more do not fit in the 1 left: the Workload waits, and the Job stays suspended.
 	mustCreate(t, c, jobs, gpuJob(ns, "second", "training", 3))
 	eventually(t, "the second Job's Workload pending for quota", func() (bool, string) {
-		wl, err := jobWorkload(c, ns, "second")
-		if err != nil {
-			return false, err.Error()
+		wl := jobWorkload(t, c, ns, "second")
+		if wl == nil {
+			return false, "no Workload owned by Job second"
 		}
 		s, r, m := condition(wl, "QuotaReserved")
 		return s == "False" && strings.Contains(m, "insufficient unused quota for nvidia.com/gpu in flavor a100-admission"),
@@ -128,7 +130,7 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	eventually(t, "the ClusterQueue counting 1 admitted and 1 pending", func() (bool, string) {
 		cq, err := c.Resource(clusterQueues).Get(context.Background(), "admission", metav1.GetOptions{})
 		if err != nil {
-			return false, err.Error()
+			return false, notYet(t, err)
 		}
 		admitted, _, _ := unstructured.NestedInt64(cq.Object, "status", "admittedWorkloads")
 		pending, _, _ := unstructured.NestedInt64(cq.Object, "status", "pendingWorkloads")

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -120,13 +121,22 @@ func eventually(t *testing.T, what string, check func() (bool, string)) {
 	}
 }
 
+// notYet is what a poll saw when a read answered NotFound; any other error fails the test.
+func notYet(t *testing.T, err error) string {
+	t.Helper()
+	if !apierrors.IsNotFound(err) {
+		t.Fatal(err)
+	}
+	return err.Error()
+}
+
 // waitCondition waits until the named cluster-scoped object has the condition with status and reason.
 func waitCondition(t *testing.T, c dynamic.Interface, gvr schema.GroupVersionResource, name, typ, status, reason string) {
 	t.Helper()
 	eventually(t, fmt.Sprintf("%s %s %s=%s (%s)", gvr.Resource, name, typ, status, reason), func() (bool, string) {
 		obj, err := c.Resource(gvr).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
-			return false, err.Error()
+			return false, notYet(t, err)
 		}
 		s, r, m := condition(obj, typ)
 		return s == status && r == reason, fmt.Sprintf("%s=%q reason %q: %s", typ, s, r, m)

@@ -53,7 +53,7 @@ func TestGPUNodePool_nameTooLongFailsAtPlan(t *testing.T) {
 // A name at the limit plans without an API call...
 func TestGPUNodePool_nameAtLimitPlans(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             namedPool(providerBlock(fmt.Sprintf("host = %q", host)), strings.Repeat("a", maxPoolName)),

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
@@ -66,13 +67,17 @@ const poolA100NoBilling = `
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   expire_after = "168h"`
 
-// gone fails when the object still exists.
+// gone fails unless reading the object answers NotFound: any other error proves nothing.
 func gone(t *testing.T, k kube.Kind, name string) error {
 	_, err := acctest.Dynamic(t).Resource(k.GVR).Get(t.Context(), name, metav1.GetOptions{})
-	if err == nil {
+	switch {
+	case err == nil:
 		return fmt.Errorf("%s %s still exists", k.Kind, name)
+	case apierrors.IsNotFound(err):
+		return nil
+	default:
+		return fmt.Errorf("checking that %s %s is gone: %w", k.Kind, name, err)
 	}
-	return nil
 }
 
 // checkCopy checks that the pool's NodePool launches with the pool's EC2NodeClass, a copy of
@@ -98,7 +103,7 @@ func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error 
 }
 
 func TestAccGPUNodePool_lifecycle(t *testing.T) {
-	name := "acc-a100"
+	name := acctest.Name("acc-a100")
 	class := name + "-class"
 	p := providerBlock(billingDefault)
 	// The pool's billing is added over the node class's tags (its own billing team=research).
@@ -241,7 +246,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 
 // A pool with billing never takes over an EC2NodeClass of its name that it did not write.
 func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
-	name := "acc-taken"
+	name := acctest.Name("acc-taken")
 	p := providerBlock("")
 	cfg := poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "vision" }`) + fmt.Sprintf(`
 resource "mlplatform_node_class" "other" {
@@ -259,7 +264,7 @@ resource "mlplatform_node_class" "other" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: regexp.MustCompile(`EC2NodeClass\s+acc-taken\s+already\s+exists\s+and\s+belongs\s+to\s+another\s+resource\s+of\s+this\s+provider\s+\(annotation\s+mlplatform.io/owner=mlplatform_node_class/acc-taken\)`),
+			ExpectError: regexp.MustCompile(`EC2NodeClass\s+` + regexp.QuoteMeta(name) + `\s+already\s+exists\s+and\s+belongs\s+to\s+another\s+resource\s+of\s+this\s+provider\s+\(annotation\s+mlplatform.io/owner=mlplatform_node_class/` + regexp.QuoteMeta(name) + `\)`),
 		}, {
 			// Nothing of the pool was written, and the other node class is untouched.
 			Config:             cfg,
@@ -327,14 +332,14 @@ resource "mlplatform_gpu_node_pool" "test" {
 // H100s come on p5.4xlarge (1 GPU) and p5.48xlarge (8): a mixed MIG pool over both writes a
 // NodeOverlay per GPU count, and one named like the pool once its instance types share a count.
 func TestAccGPUNodePool_overlayPerGPUCount(t *testing.T) {
-	name := "acc-h100-mig"
+	name := acctest.Name("acc-h100-mig")
 	p := providerBlock("")
 	cfg := func(gpu string) string {
 		return p + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
-  name       = %q
-  node_class = "gpu"
-  gpu        = %s
+  name       = %[1]q
+  node_class = "%[1]s-class"
+  gpu        = %[2]s
   mig        = { config = "all-1g.10gb" }
   on_demand  = { max_gpus = 8 }
 }
@@ -414,7 +419,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 // Without billing, a pool may share its name with its node class: the pool neither reads nor
 // deletes an EC2NodeClass of its name that is not its copy.
 func TestAccGPUNodePool_keepsNodeClassOfItsName(t *testing.T) {
-	name := "acc-same-name"
+	name := acctest.Name("acc-same-name")
 	p := providerBlock("")
 	class := nodeClassConfig(p, name, "")
 	pool := func(maxGPUs int) string {

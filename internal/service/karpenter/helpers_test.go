@@ -31,7 +31,8 @@ func nested(t *testing.T, obj *unstructured.Unstructured, path ...string) any {
 }
 
 // refuseAtPlan runs each config (given the provider block for an unreachable cluster) and expects
-// a plan error matching want, with no API request.
+// a plan error matching want, with no API request. It runs Terraform, so only with TF_ACC (as
+// resource.Test does), though it needs no cluster.
 func refuseAtPlan(t *testing.T, cases map[string]struct {
 	config func(provider string) string
 	want   string
@@ -39,7 +40,7 @@ func refuseAtPlan(t *testing.T, cases map[string]struct {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			host, requests := acctest.UnreachableCluster(t)
-			resource.UnitTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      tc.config(providerBlock(fmt.Sprintf("host = %q", host))),

@@ -35,7 +35,7 @@ resource "mlplatform_node_class" "test" {
 }
 
 func TestAccNodeClass_lifecycle(t *testing.T) {
-	name := "acc-node-class"
+	name := acctest.Name("acc-node-class")
 	p := providerBlock(billingDefault)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

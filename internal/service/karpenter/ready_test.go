@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -21,7 +22,8 @@ type condition struct{ Type, Status, Reason, Message string }
 
 // karpenterReports plays Karpenter's controller, which the local control plane does not run: until
 // stop is called, it writes conds into the status of the named object whenever it exists without
-// them (again after a re-create).
+// them (again after a re-create). An object not there yet and a conflicting write are retried;
+// any other error fails the test.
 func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition) (stop func()) {
 	t.Helper()
 	want := []any{}
@@ -36,8 +38,12 @@ func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition
 		for ctx.Err() == nil {
 			time.Sleep(100 * time.Millisecond)
 			obj, err := client.Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
+			if apierrors.IsNotFound(err) || ctx.Err() != nil {
 				continue
+			}
+			if err != nil {
+				t.Errorf("reading %s %s: %v", k.Kind, name, err)
+				return
 			}
 			if got, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions"); reported(got, want, obj.GetGeneration()) {
 				continue
@@ -54,7 +60,11 @@ func karpenterReports(t *testing.T, k kube.Kind, name string, conds ...condition
 				t.Error(err)
 				return
 			}
-			_, _ = client.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: "karpenter"}) // retried on conflict
+			_, err = client.UpdateStatus(ctx, obj, metav1.UpdateOptions{FieldManager: "karpenter"})
+			if err != nil && !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+				t.Errorf("writing the status of %s %s: %v", k.Kind, name, err)
+				return
+			}
 		}
 	}()
 	return func() { cancel(); <-done }
@@ -80,7 +90,7 @@ func reported(got, want []any, generation int64) bool {
 }
 
 func TestAccKarpenter_waitForReady(t *testing.T) {
-	name := "acc-ready"
+	name := acctest.Name("acc-ready")
 	class := name + "-class"
 	p := providerBlock("")
 	classWaits := "wait_for_ready = true\n  timeouts { create = \"3s\" }"
@@ -107,7 +117,7 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 						condition{"Ready", "False", "UnhealthyDependents", "SubnetsReady=False"}))
 				},
 				Config:      poolWithClassConfig(p, name, classWaits, pool("")),
-				ExpectError: regexp.MustCompile(`(?s)EC2NodeClass acc-ready-class: the controller reports\s+SubnetsReady=False\s+\(SubnetsNotFound:\s+SubnetSelector\s+did\s+not\s+match\s+any\s+Subnets\);\s+Ready=False`),
+				ExpectError: regexp.MustCompile(`(?s)EC2NodeClass ` + regexp.QuoteMeta(class) + `: the controller reports\s+SubnetsReady=False\s+\(SubnetsNotFound:\s+SubnetSelector\s+did\s+not\s+match\s+any\s+Subnets\);\s+Ready=False`),
 			},
 			{
 				// Karpenter reports the node class and the NodePool Ready: the apply completes.
@@ -123,7 +133,7 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 				// A mixed MIG pool adds a NodeOverlay, for which nothing reports: the error says
 				// what to check.
 				Config:      poolWithClassConfig(p, name, classWaits, pool(`mig = { config = "all-1g.10gb" }`)),
-				ExpectError: regexp.MustCompile(`(?s)NodeOverlay acc-ready: no controller reported its Ready\s+condition.*Is\s+Karpenter's\s+NodeOverlay\s+feature\s+gate\s+on\?`),
+				ExpectError: regexp.MustCompile(`(?s)NodeOverlay ` + regexp.QuoteMeta(name) + `: no controller reported its Ready\s+condition.*Is\s+Karpenter's\s+NodeOverlay\s+feature\s+gate\s+on\?`),
 			},
 		},
 	})

@@ -19,7 +19,7 @@ func capacityConfig(prefix, res, quota string) string {
 	return providerBlock("") + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "h100" {
   name       = "%[1]s-h100"
-  node_class = "gpu"
+  node_class = "%[1]s-class"
   gpu        = { model = "h100", instance_types = ["p5.48xlarge"] }
   mig        = { profiles = { "1g.10gb" = 7 } }
   on_demand  = { max_gpus = 2 }
@@ -51,7 +51,7 @@ resource "mlplatform_cluster_queue" "team" {
 // written; an over-commit is applied (with a warning, which the unit tests of internal/capacity
 // check: terraform-plugin-testing cannot assert warnings).
 func TestAccClusterQueue_Capacity(t *testing.T) {
-	prefix := "acc-cap"
+	prefix := acctest.Name("acc-cap")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,

@@ -138,7 +138,7 @@ func admittedTo(queue, flavor string) func(*unstructured.Unstructured) error {
 }
 
 func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
-	prefix, ns := "acc-ctl", "acc-ctl-research"
+	prefix, ns := acctest.Name("acc-ctl"), acctest.Name("acc-ctl-research")
 	queue := prefix + "-team"
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { requireKueue(t); ensureNamespace(t, ns) },
@@ -226,19 +226,20 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 // A queue naming a flavor that does not exist never becomes Active: the create times out with
 // Kueue's reason and message, and names the missing flavor.
 func TestAccClusterQueue_flavorNotFoundTimesOut(t *testing.T) {
+	flavor := acctest.Name("acc-ctl-no-such-flavor")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { requireKueue(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_cluster_queue", kueue.ClusterQueueKind),
 		Steps: []resource.TestStep{{
-			Config: providerBlock("") + `
+			Config: providerBlock("") + fmt.Sprintf(`
 resource "mlplatform_cluster_queue" "test" {
-  name = "acc-ctl-missing-flavor"
+  name = %q
   namespace_selector = {}
   resource_group {
     covered_resources = ["nvidia.com/gpu"]
     flavor {
-      name = "acc-ctl-no-such-flavor"
+      name = %q
       resource {
         name          = "nvidia.com/gpu"
         nominal_quota = "15"
@@ -249,8 +250,8 @@ resource "mlplatform_cluster_queue" "test" {
     create = "10s"
   }
 }
-`,
-			ExpectError: regexp.MustCompile(`(?s)Active=False\s+\(FlavorNotFound:.*ResourceFlavors\s+that\s+do\s+not\s+exist:\s+acc-ctl-no-such-flavor\.`),
+`, acctest.Name("acc-ctl-missing-flavor"), flavor),
+			ExpectError: regexp.MustCompile(`(?s)Active=False\s+\(FlavorNotFound:.*ResourceFlavors\s+that\s+do\s+not\s+exist:\s+` + regexp.QuoteMeta(flavor) + `\.`),
 		}},
 	})
 }
@@ -258,17 +259,18 @@ resource "mlplatform_cluster_queue" "test" {
 // A queue stopped with stop_policy is inactive on purpose: create does not wait for Active.
 // Setting stop_policy back to None makes the update wait until Kueue reports it Active again.
 func TestAccClusterQueue_stoppedIsNotWaitedFor(t *testing.T) {
+	name := acctest.Name("acc-ctl-stopped")
 	config := func(stop string) string {
 		return providerBlock("") + fmt.Sprintf(`
 resource "mlplatform_cluster_queue" "test" {
-  name        = "acc-ctl-stopped"
+  name        = %q
   stop_policy = %q
   timeouts {
     create = "30s"
     update = "30s"
   }
 }
-`, stop)
+`, name, stop)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { requireKueue(t) },

@@ -1,6 +1,7 @@
 package kueue_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -16,9 +17,9 @@ const cqData = "data.mlplatform_cluster_queue.test"
 // The data source reads an existing queue's spec and status (the live usage is checked against
 // Kueue's controller in TestAccClusterQueue_activeAdmitsAndHoldsDelete).
 func TestAccClusterQueueDataSource_readsSpecAndStatus(t *testing.T) {
-	name := "acc-cq-data"
-	config := cqConfig("", name, `cohort = "acc-cq-data-cohort"
-  labels = { team = "research" }`+cqQuota("acc-cq-data-a100", `nominal_quota = "15"
+	name, cohort := acctest.Name("acc-cq-data"), acctest.Name("acc-cq-data-cohort")
+	config := cqConfig("", name, fmt.Sprintf(`cohort = %q
+  labels = { team = "research" }`, cohort)+cqQuota(acctest.Name("acc-cq-data-a100"), `nominal_quota = "15"
         borrowing_limit = "5"`)) + `
 data "mlplatform_cluster_queue" "test" {
   name = mlplatform_cluster_queue.test.name
@@ -30,7 +31,7 @@ data "mlplatform_cluster_queue" "test" {
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue(cqData, tfjsonpath.New("cohort"), knownvalue.StringExact("acc-cq-data-cohort")),
+				statecheck.ExpectKnownValue(cqData, tfjsonpath.New("cohort"), knownvalue.StringExact(cohort)),
 				statecheck.ExpectKnownValue(cqData, tfjsonpath.New("queueing_strategy"), knownvalue.StringExact("BestEffortFIFO")),
 				statecheck.ExpectKnownValue(cqData, tfjsonpath.New("labels").AtMapKey("team"), knownvalue.StringExact("research")),
 				statecheck.ExpectKnownValue(cqData, tfjsonpath.New("resource_groups").AtSliceIndex(0).AtMapKey("covered_resources"),
@@ -48,12 +49,13 @@ data "mlplatform_cluster_queue" "test" {
 }
 
 func TestAccClusterQueueDataSource_notFound(t *testing.T) {
+	name := acctest.Name("acc-cq-no-such-queue")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerBlock("") + `data "mlplatform_cluster_queue" "test" { name = "acc-cq-no-such-queue" }`,
-			ExpectError: regexpWords("the cluster has no ClusterQueue acc-cq-no-such-queue"),
+			Config:      providerBlock("") + fmt.Sprintf(`data "mlplatform_cluster_queue" "test" { name = %q }`, name),
+			ExpectError: regexpWords("the cluster has no ClusterQueue " + name),
 		}},
 	})
 }

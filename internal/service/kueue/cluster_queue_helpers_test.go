@@ -39,12 +39,13 @@ provider "mlplatform" {
 
 // refusedAtPlan plans config against a stand-in API server that counts requests and checks that
 // the plan fails matching want, without any API call. Terraform wraps long messages, so each
-// space in want matches any run of whitespace.
+// space in want matches any run of whitespace. It runs Terraform, so only with TF_ACC (as
+// resource.Test does), though it needs no cluster.
 func refusedAtPlan(t *testing.T, config func(host string) string, want string) {
 	t.Helper()
 	want = strings.ReplaceAll(want, " ", `\s+`)
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      config(host),
@@ -63,11 +64,11 @@ func regexpWords(s string) *regexp.Regexp {
 }
 
 // acceptedAtPlan plans config against the stand-in API server: the plan (which creates
-// everything) succeeds without any API call.
+// everything) succeeds without any API call. Like refusedAtPlan, only with TF_ACC.
 func acceptedAtPlan(t *testing.T, config func(host string) string) {
 	t.Helper()
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             config(host),
@@ -113,16 +114,27 @@ func requireKueue(t *testing.T) {
 
 var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
-// ensureNamespace creates a namespace of the test cluster unless it exists.
+// ensureNamespace creates a namespace of the test cluster unless it exists. One it created is
+// deleted when the test ends, so that runs against a shared cluster leave none behind.
 func ensureNamespace(t *testing.T, name string) {
 	t.Helper()
 	ns := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
 	}}
-	_, err := acctest.Dynamic(t).Resource(namespacesGVR).Create(context.Background(), ns, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
+	namespaces := acctest.Dynamic(t).Resource(namespacesGVR)
+	_, err := namespaces.Create(context.Background(), ns, metav1.CreateOptions{})
+	if apierrors.IsAlreadyExists(err) {
+		return
+	}
+	if err != nil {
 		t.Fatalf("create namespace %s: %v", name, err)
 	}
+	t.Cleanup(func() {
+		err := namespaces.Delete(context.Background(), name, metav1.DeleteOptions{})
+		if err != nil && !apierrors.IsNotFound(err) {
+			t.Errorf("delete namespace %s: %v", name, err)
+		}
+	})
 }
 
 // deleteAndWait deletes an object outside Terraform and waits until it is gone (Kueue's
@@ -133,31 +145,46 @@ func deleteAndWait(t *testing.T, k kube.Kind, namespace, name string) {
 	waitGone(t, k, namespace, name)
 }
 
+// waitGone waits until reading the object answers NotFound; any other error fails at once.
 func waitGone(t *testing.T, k kube.Kind, namespace, name string) {
 	t.Helper()
 	err := wait.PollUntilContextTimeout(context.Background(), 200*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 		_, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-		return apierrors.IsNotFound(err), nil
+		switch {
+		case err == nil:
+			return false, nil
+		case apierrors.IsNotFound(err):
+			return true, nil
+		default:
+			return false, err
+		}
 	})
 	if err != nil {
 		t.Fatalf("%s %s/%s not gone: %v", k, namespace, name, err)
 	}
 }
 
-// waitFor polls an object until check returns nil, failing the test with check's last error.
+// waitFor polls an object until check returns nil, failing the test with check's last error. An
+// object not there yet (NotFound) is waited for; any other read error fails at once.
 func waitFor(t *testing.T, k kube.Kind, namespace, name string, timeout time.Duration, check func(*unstructured.Unstructured) error) *unstructured.Unstructured {
 	t.Helper()
 	var last error
 	var obj *unstructured.Unstructured
-	_ = wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
-		// A failed read is kept as the last error and retried, like a failed check.
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		o, err := acctest.Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(ctx, name, metav1.GetOptions{})
-		if err == nil {
-			obj, err = o, check(o)
+		switch {
+		case apierrors.IsNotFound(err):
+			last = err
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("reading it: %w", err)
 		}
-		last = err
-		return err == nil, nil
+		obj, last = o, check(o)
+		return last == nil, nil
 	})
+	if err != nil && !wait.Interrupted(err) {
+		t.Fatalf("%s %s/%s: %v", k, namespace, name, err)
+	}
 	if last != nil {
 		t.Fatalf("%s %s/%s: %v", k, namespace, name, last)
 	}

@@ -76,9 +76,9 @@ func gpuQuota(t *testing.T, name string) map[string]any {
 }
 
 func TestAccClusterQueue_lifecycle(t *testing.T) {
-	name := "acc-cq-lifecycle"
-	created := `
-  cohort            = "acc-cq-lifecycle-cohort"
+	name, cohort, flavor := acctest.Name("acc-cq-lifecycle"), acctest.Name("acc-cq-lifecycle-cohort"), acctest.Name("acc-cq-a100")
+	created := fmt.Sprintf(`
+  cohort            = %q
   labels            = { team = "research" }
   queueing_strategy = "StrictFIFO"
   namespace_selector = {}
@@ -86,10 +86,10 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
     reclaim_within_cohort = "Any"
     within_cluster_queue  = "LowerPriority"
   }
-` + cqQuota("acc-cq-a100", `nominal_quota = "15"
+`, cohort) + cqQuota(flavor, `nominal_quota = "15"
         borrowing_limit = "5"`)
-	updated := `
-  cohort      = "acc-cq-lifecycle-cohort"
+	updated := fmt.Sprintf(`
+  cohort      = %q
   labels      = { team = "research" }
   stop_policy = "Hold"
   namespace_selector = {
@@ -97,7 +97,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
     match_expressions = [{ key = "tier", operator = "In", values = ["training"] }]
   }
   fair_sharing_weight = "0.5"
-` + cqQuota("acc-cq-a100", `nominal_quota = "16"
+`, cohort) + cqQuota(flavor, `nominal_quota = "16"
         lending_limit = "4"`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -122,7 +122,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 				},
 				Check: func(*terraform.State) error {
 					live := acctest.Get(t, kueue.ClusterQueueKind, "", name)
-					if got := nested(t, live, "spec", "cohortName"); got != "acc-cq-lifecycle-cohort" {
+					if got := nested(t, live, "spec", "cohortName"); got != cohort {
 						return fmt.Errorf("spec.cohortName = %v", got)
 					}
 					if got := nested(t, live, "spec", "queueingStrategy"); got != "StrictFIFO" {
@@ -198,7 +198,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 			},
 			{
 				// No namespace_selector: Kueue then admits no namespace, and the field is gone.
-				Config: cqConfig("", name, cqQuota("acc-cq-a100", `nominal_quota = "16"`)),
+				Config: cqConfig("", name, cqQuota(flavor, `nominal_quota = "16"`)),
 				Check: func(*terraform.State) error {
 					if sel := nested(t, acctest.Get(t, kueue.ClusterQueueKind, "", name), "spec", "namespaceSelector"); sel != nil {
 						return fmt.Errorf("spec.namespaceSelector = %v, want none", sel)
@@ -208,7 +208,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 			},
 			{
 				PreConfig: func() { deleteAndWait(t, kueue.ClusterQueueKind, "", name) },
-				Config:    cqConfig("", name, cqQuota("acc-cq-a100", `nominal_quota = "16"`)),
+				Config:    cqConfig("", name, cqQuota(flavor, `nominal_quota = "16"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(cqAddr, plancheck.ResourceActionCreate),
 				}},
@@ -231,7 +231,7 @@ func setNominalQuota(t *testing.T, name, quota string) {
 // Defaults Kueue fills in (preemption, flavorFungibility) and fields other managers add cause no
 // diff, and a queue of only defaults imports clean.
 func TestAccClusterQueue_kueueDefaultsCauseNoDiff(t *testing.T) {
-	name := "acc-cq-defaults"
+	name := acctest.Name("acc-cq-defaults")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,

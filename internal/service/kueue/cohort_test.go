@@ -26,14 +26,16 @@ resource "mlplatform_cohort" "test" {
 `, name, body)
 }
 
+var cohortParent = acctest.Name("acc-cohort-org")
+
 // A shared pool under a parent: a Cohort may lend more than its nominal quota (a ClusterQueue may not).
-const cohortPool = `
-  parent = "acc-cohort-org"
+var cohortPool = fmt.Sprintf(`
+  parent = %q
   labels = { team = "platform" }
   resource_group {
     covered_resources = ["nvidia.com/gpu"]
     flavor {
-      name = "acc-cohort-a100"
+      name = %q
       resource {
         name            = "nvidia.com/gpu"
         nominal_quota   = "8"
@@ -42,10 +44,10 @@ const cohortPool = `
       }
     }
   }
-`
+`, cohortParent, acctest.Name("acc-cohort-a100"))
 
 func TestAccCohort_lifecycle(t *testing.T) {
-	name := "acc-cohort-lifecycle"
+	name := acctest.Name("acc-cohort-lifecycle")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -54,14 +56,14 @@ func TestAccCohort_lifecycle(t *testing.T) {
 			{
 				Config: cohortConfig("", name, cohortPool),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(cohortAddr, tfjsonpath.New("parent"), knownvalue.StringExact("acc-cohort-org")),
+					statecheck.ExpectKnownValue(cohortAddr, tfjsonpath.New("parent"), knownvalue.StringExact(cohortParent)),
 					statecheck.ExpectKnownValue(cohortAddr, tfjsonpath.New("labels_all"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"team": knownvalue.StringExact("platform"), "billing.mlplatform.io/cost-centre": knownvalue.StringExact("cc-1234"),
 					})),
 				},
 				Check: func(*terraform.State) error {
 					live := acctest.Get(t, kueue.CohortKind, "", name)
-					if got := nested(t, live, "spec", "parentName"); got != "acc-cohort-org" {
+					if got := nested(t, live, "spec", "parentName"); got != cohortParent {
 						return fmt.Errorf("spec.parentName = %v", got)
 					}
 					q := nested(t, live, "spec", "resourceGroups").([]any)[0].(map[string]any)["flavors"].([]any)[0].(map[string]any)["resources"].([]any)[0].(map[string]any)

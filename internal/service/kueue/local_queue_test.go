@@ -28,31 +28,32 @@ resource "mlplatform_local_queue" "test" {
 }
 
 func TestAccLocalQueue_lifecycle(t *testing.T) {
-	ns, name := "acc-lq-research", "training"
+	ns, name := acctest.Name("acc-lq-research"), "training"
+	cqA100, cqH100 := acctest.Name("acc-lq-research-a100"), acctest.Name("acc-lq-research-h100")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_local_queue", kueue.LocalQueueKind),
 		Steps: []resource.TestStep{
 			{
-				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
-  labels = { team = "research" }`),
+				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q
+  labels = { team = "research" }`, cqA100)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(lqAddr, tfjsonpath.New("id"), knownvalue.StringExact(ns+"/"+name)),
 					statecheck.ExpectKnownValue(lqAddr, tfjsonpath.New("stop_policy"), knownvalue.StringExact("None")),
 				},
 				Check: func(*terraform.State) error {
 					live := acctest.Get(t, kueue.LocalQueueKind, ns, name)
-					if got := nested(t, live, "spec", "clusterQueue"); got != "acc-lq-research-a100" {
+					if got := nested(t, live, "spec", "clusterQueue"); got != cqA100 {
 						return fmt.Errorf("spec.clusterQueue = %v", got)
 					}
 					return nil
 				},
 			},
 			{
-				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
+				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q
   labels      = { team = "research" }
-  stop_policy = "HoldAndDrain"`),
+  stop_policy = "HoldAndDrain"`, cqA100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -72,23 +73,23 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 			},
 			{
 				PreConfig: func() { acctest.SetLabel(t, kueue.LocalQueueKind, ns, name, "team", "other") },
-				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-a100"
+				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q
   labels      = { team = "research" }
-  stop_policy = "HoldAndDrain"`),
+  stop_policy = "HoldAndDrain"`, cqA100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
 				}},
 			},
 			{
 				// Kueue forbids changing the ClusterQueue: a new LocalQueue replaces the old.
-				Config: lqConfig("", ns, name, `cluster_queue = "acc-lq-research-h100"`),
+				Config: lqConfig("", ns, name, fmt.Sprintf("cluster_queue = %q", cqH100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
 			},
 			{
 				PreConfig: func() { deleteAndWait(t, kueue.LocalQueueKind, ns, name) },
-				Config:    lqConfig("", ns, name, `cluster_queue = "acc-lq-research-h100"`),
+				Config:    lqConfig("", ns, name, fmt.Sprintf("cluster_queue = %q", cqH100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionCreate),
 				}},
@@ -99,12 +100,13 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 
 // A LocalQueue in a namespace that does not exist is an apply error that says so.
 func TestAccLocalQueue_missingNamespace(t *testing.T) {
+	ns := acctest.Name("acc-lq-no-such-namespace")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      lqConfig("", "acc-lq-no-such-namespace", "training", `cluster_queue = "q"`),
-			ExpectError: regexpWords(`namespace "acc-lq-no-such-namespace" does not exist: create it before the LocalQueue`),
+			Config:      lqConfig("", ns, "training", fmt.Sprintf("cluster_queue = %q", acctest.Name("acc-lq-q"))),
+			ExpectError: regexpWords(fmt.Sprintf(`namespace %q does not exist: create it before the LocalQueue`, ns)),
 		}},
 	})
 }

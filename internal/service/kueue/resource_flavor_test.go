@@ -69,7 +69,7 @@ func nestedString(t *testing.T, obj *unstructured.Unstructured, path ...string) 
 }
 
 func TestAccResourceFlavor_lifecycle(t *testing.T) {
-	name := "acc-flavor-lifecycle"
+	name := acctest.Name("acc-flavor-lifecycle")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -179,14 +179,15 @@ func TestAccResourceFlavor_lifecycle(t *testing.T) {
 }
 
 func TestAccResourceFlavor_renameReplaces(t *testing.T) {
+	oldName, newName := acctest.Name("acc-flavor-old"), acctest.Name("acc-flavor-new")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
 		Steps: []resource.TestStep{
-			{Config: flavorConfig("acc-flavor-old", `node_labels = { "mlplatform.io/gpu" = "h100" }`)},
+			{Config: flavorConfig(oldName, `node_labels = { "mlplatform.io/gpu" = "h100" }`)},
 			{
-				Config: flavorConfig("acc-flavor-new", `node_labels = { "mlplatform.io/gpu" = "h100" }`),
+				Config: flavorConfig(newName, `node_labels = { "mlplatform.io/gpu" = "h100" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(flavorAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
@@ -219,7 +220,7 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			host, requests := acctest.UnreachableCluster(t)
-			resource.UnitTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config:      flavorConfigWith(fmt.Sprintf("host = %q", host), tc.name, tc.body),
@@ -237,7 +238,7 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 // A plan that only creates objects needs no reachable cluster.
 func TestResourceFlavor_planNeedsNoCluster(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             flavorConfigWith(fmt.Sprintf("host = %q", host), "planned", flavorA100),

@@ -28,7 +28,7 @@ resource "mlplatform_workload_priority_class" "test" {
 }
 
 func TestAccWorkloadPriorityClass_lifecycle(t *testing.T) {
-	name := "acc-wpc-critical"
+	name := acctest.Name("acc-wpc-critical")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,

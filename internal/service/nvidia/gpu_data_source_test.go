@@ -24,7 +24,7 @@ data "mlplatform_gpu" "test" {
 func TestGPUDataSource_byAlias(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
 	addr := "data.mlplatform_gpu.test"
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config: gpuConfig(host, "NVIDIA-A100-SXM4-80GB"),

@@ -77,11 +77,12 @@ func expectYAML(got map[string]any, want string) error {
 
 // planFails runs a plan of config against a stand-in API server that counts requests, and
 // expects it to fail with the pattern want and to make no API call. Terraform wraps long
-// messages, so each space in want matches any run of whitespace.
+// messages, so each space in want matches any run of whitespace. It runs Terraform, so only
+// with TF_ACC (as resource.Test does), though it needs no cluster.
 func planFails(t *testing.T, config func(host string) string, want string) {
 	t.Helper()
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      config(host),

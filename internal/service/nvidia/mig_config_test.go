@@ -20,9 +20,12 @@ import (
 
 const (
 	migAddr = "mlplatform_mig_config.test"
-	migNS   = "gpu-operator"
-	migName = "custom-mig-config" // the default name; only the lifecycle test uses it
+	migNS   = "gpu-operator" // the default namespace, which runs share
 )
+
+// migName is the lifecycle test's own name, so that runs sharing a cluster never meet; the default
+// name is checked at plan (TestMigConfig_planNeedsNoCluster).
+var migName = acctest.Name("acc-mig-config")
 
 func migConfig(host, body string) string {
 	return providerBlock(host) + fmt.Sprintf(`
@@ -104,6 +107,9 @@ mig-configs:
     mig-devices: {"3g.40gb": 2}
 `
 
+// migNamed is body with the lifecycle test's name.
+func migNamed(body string) string { return fmt.Sprintf("name = %q\n", migName) + body }
+
 func checkMigYAML(t *testing.T, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		return expectYAML(configMapYAML(t, migNS, migName, "config.yaml"), want)
@@ -131,7 +137,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_mig_config", nvidia.ConfigMapKind),
 		Steps: []resource.TestStep{
 			{
-				Config: migConfig("", migA100),
+				Config: migConfig("", migNamed(migA100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionCreate),
 				}},
@@ -158,7 +164,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"timeouts"},
 			},
 			{
-				Config: migConfig("", migHalf),
+				Config: migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -173,7 +179,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 						"data":     map[string]any{"notes.txt": "kept"},
 					})
 				},
-				Config:   migConfig("", migHalf),
+				Config:   migConfig("", migNamed(migHalf)),
 				PlanOnly: true,
 			},
 			{
@@ -181,7 +187,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 				PreConfig: func() {
 					editData(t, migNS, migName, "config.yaml", "version: v1\nmig-configs:\n  all-disabled:\n  - devices: all\n    mig-enabled: false\n")
 				},
-				Config: migConfig("", migHalf),
+				Config: migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -195,7 +201,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 			{
 				// Unreadable content is drift too.
 				PreConfig: func() { editData(t, migNS, migName, "config.yaml", "version: v1\nmig-configs: [") },
-				Config:    migConfig("", migHalf),
+				Config:    migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -204,7 +210,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 			{
 				// Deleted outside Terraform: planned for re-creation, and re-created.
 				PreConfig: func() { acctest.Delete(t, nvidia.ConfigMapKind, migNS, migName) },
-				Config:    migConfig("", migHalf),
+				Config:    migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionCreate),
 				}},
@@ -287,15 +293,20 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 	}
 }
 
-// A plan that only creates the ConfigMap needs no reachable cluster.
+// A plan that only creates the ConfigMap needs no reachable cluster; it has the GPU Operator's
+// default name and namespace.
 func TestMigConfig_planNeedsNoCluster(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:             migConfig(host, migA100),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(migAddr, tfjsonpath.New("name"), knownvalue.StringExact("custom-mig-config")),
+				plancheck.ExpectKnownValue(migAddr, tfjsonpath.New("namespace"), knownvalue.StringExact("gpu-operator")),
+			}},
 		}},
 	})
 	if n := requests(); n != 0 {

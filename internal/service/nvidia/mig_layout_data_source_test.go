@@ -25,7 +25,7 @@ data "mlplatform_mig_layout" "test" {
 
 func TestMigLayoutDataSource(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			// The spot check: 8 A100 80GB GPUs x 7 slices.

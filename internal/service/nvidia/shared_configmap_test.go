@@ -118,7 +118,7 @@ func TestAccSharedConfigMap_twoResourcesShareOne(t *testing.T) {
 // Two resources declaring one key are refused at plan, naming both, with no API call.
 func TestSharedConfigMap_sameKeyTwiceFailsAtPlan(t *testing.T) {
 	host, requests := acctest.UnreachableCluster(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock(host) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),

@@ -17,9 +17,10 @@ import (
 
 const (
 	tsAddr = "mlplatform_time_slicing_config.test"
-	tsNS   = "gpu-operator"
-	tsName = "acc-time-slicing"
+	tsNS   = "gpu-operator" // the default namespace, which runs share
 )
+
+var tsName = acctest.Name("acc-time-slicing")
 
 func timeSlicingConfig(host, body string) string {
 	return providerBlock(host) + fmt.Sprintf(`
