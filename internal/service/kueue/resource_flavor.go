@@ -93,7 +93,12 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `ResourceFlavor` (kueue.x-k8s.io/v1beta2): one kind of node (GPU model, capacity " +
 			"type, MIG slicing) that ClusterQueues give quota for. Every check Kueue's CRD and admission webhook make " +
-			"is made at plan time.",
+			"is made at plan time.\n\n" +
+			"Kueue keeps a flavor while a ClusterQueue names it, so the provider does not delete a flavor that a queue " +
+			"still names: the error names the queues. When a flavor is replaced (a new `name`, or `topology_name` " +
+			"changes) while queues name it, set `lifecycle { create_before_destroy = true }` on the flavor and reference " +
+			"it from the queues (`name = mlplatform_resource_flavor.x.name`): Terraform then creates the new flavor, moves " +
+			"the queues to it, and deletes the old one last.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

@@ -71,6 +71,13 @@ func optionalBool(live bool, prior types.Bool) types.Bool {
 	return types.BoolValue(live)
 }
 
+// sharedConfigMapNote ends the description of both ConfigMap resources.
+const sharedConfigMapNote = "\n\nThe resource owns the keys it declares, not the ConfigMap, which the GPU Operator's chart or " +
+	"other resources may write to as well: it writes its keys under a server-side apply field manager of its own, " +
+	"refuses a key that someone else wrote (import the ConfigMap to take its keys over), removes only its own keys on " +
+	"destroy, and deletes the ConfigMap only when it created it and nothing else is left in it. Two resources that " +
+	"declare the same key of one ConfigMap are refused at plan."
+
 // The two ConfigMap resources own keys of a ConfigMap that the GPU Operator, other resources or
 // other tools may write to as well (framework.KeyOwner).
 var (

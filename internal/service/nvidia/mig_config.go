@@ -84,7 +84,7 @@ func (migConfig) Schema(ctx context.Context) schema.Schema {
 			"namespace. Then label a node `nvidia.com/mig.config=<config name>` (e.g. in the Karpenter node pool's " +
 			"template labels; `mlplatform_mig_layout` gives the name for a layout): the MIG manager repartitions " +
 			"its GPUs and sets `nvidia.com/mig.config.state` to `success`. Nodes without the label get " +
-			"`migManager.config.default` (`all-disabled` by default).",
+			"`migManager.config.default` (`all-disabled` by default)." + sharedConfigMapNote,
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

@@ -74,7 +74,7 @@ func (timeSlicingConfig) Schema(ctx context.Context) schema.Schema {
 			"Point the GPU Operator at it with the Helm values `devicePlugin.config.name` (this ConfigMap's `name`, in " +
 			"the operator's namespace) and `devicePlugin.config.default` (the config for nodes without the " +
 			"`nvidia.com/device-plugin.config` label). Every check the device plugin makes when it loads a config is " +
-			"made at plan time.",
+			"made at plan time." + sharedConfigMapNote,
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}
