@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // Ownership: every object the provider writes carries an annotation naming the resource that
@@ -54,6 +56,7 @@ func MarkOwned(body any, mark string) (map[string]any, error) {
 // with `terraform import` (by UID, until the first apply marks them). A KeyOwner's ownership is of
 // data keys instead: those it wrote, or adopted by import, and writes under a manager of its own.
 type owner struct {
+	id      string // the resource's Terraform ID, its import ID
 	mark    string
 	adopted map[string]bool // UIDs of objects adopted by import
 	keys    map[string]bool // a KeyOwner's keys
@@ -112,9 +115,10 @@ type privateWriter interface {
 	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
 }
 
-// loadOwner is the ownership of the resource with mark, completed from private state (p may be nil).
-func loadOwner(ctx context.Context, p privateState, mark string, diags *diag.Diagnostics) owner {
-	o := owner{mark: mark}
+// loadOwner is the ownership of the resource of type typeSuffix and Terraform ID id, completed from
+// private state (p may be nil).
+func loadOwner(ctx context.Context, p privateState, typeSuffix, id string, diags *diag.Diagnostics) owner {
+	o := owner{id: id, mark: OwnerMark(typeSuffix, id)}
 	if p == nil {
 		return o
 	}
@@ -154,4 +158,18 @@ func (o owner) save(ctx context.Context, p privateWriter, diags *diag.Diagnostic
 		raw, _ = json.Marshal(st)
 	}
 	diags.Append(p.SetKey(ctx, privateOwner, raw)...)
+}
+
+// checkOwned reads every object to write and refuses those that exist but are not the resource's.
+func (r *Resource[M, PM]) checkOwned(ctx context.Context, objs []Object, own owner, diags *diag.Diagnostics) {
+	for _, o := range objs {
+		live, err := r.Provider.Client.Get(ctx, o.Ref.Kind, o.Ref.Namespace, o.Ref.Name)
+		switch {
+		case kube.IsNotFound(err):
+		case err != nil:
+			diags.AddError("Reading "+o.Ref.String()+" before writing it", err.Error())
+		case !own.owns(live):
+			diags.AddError(o.Ref.String()+" already exists", notOwned(o.Ref, live, r.Spec.TypeSuffix(), own.id))
+		}
+	}
 }

@@ -1,0 +1,116 @@
+package framework
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+)
+
+// Delete deletes every object the resource owns and waits until each is gone. An object a
+// controller keeps while it is in use (DeleteExplainer) is not deleted while something that stays
+// holds it: the error names the holders at once instead of waiting out the timeout.
+func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var m M
+	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	meta := PM(&m).Meta()
+	timeout, diags := meta.Timeouts.Delete(ctx, DefaultTimeout)
+	resp.Diagnostics.Append(diags...)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
+	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	if _, shared := r.hooks().(KeyOwner); shared {
+		ref := r.Spec.Refs(ns, name)[0]
+		if err := r.deleteKeys(ctx, ref, own); err != nil {
+			resp.Diagnostics.AddError("Removing the keys of "+ref.String(), err.Error())
+		}
+		return
+	}
+	explainer, explains := r.hooks().(DeleteExplainer)
+	for i, ref := range r.Spec.Refs(ns, name) {
+		obj, err := r.ownedObject(ctx, ref, own)
+		if err == nil && obj != nil && explains && i == 0 {
+			if held := r.awaitRelease(ctx, explainer, ns, name); held != "" {
+				resp.Diagnostics.AddError("Cannot delete "+ref.String()+" while it is in use", held+"\n\nNothing was deleted.")
+				return
+			}
+		}
+		if err == nil && obj != nil {
+			err = r.deleteObject(ctx, ref, obj)
+		}
+		if err == nil {
+			continue
+		}
+		detail := err.Error()
+		var stillPresent *kube.StillPresentError
+		if explains && errors.As(err, &stillPresent) {
+			// The delete timed out: ask with a fresh context, since ctx is spent.
+			explainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			if h, err := explainer.DeleteHolders(explainCtx, r.Provider.Client, ns, name); err == nil && h.describe(true) != "" {
+				detail += "\n\n" + h.describe(true)
+			}
+			cancel()
+		}
+		resp.Diagnostics.AddError("Deleting "+ref.String(), detail)
+	}
+}
+
+// releaseGrace is how long a delete waits for the holders of an object in use to go before it
+// refuses: long enough for a holder destroyed in the same run to disappear.
+const releaseGrace = 15 * time.Second
+
+// awaitRelease waits, within releaseGrace, until nothing that stays holds the object, and returns
+// what still does ("" once free). A failed look does not block the delete: its wait explains.
+func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer, ns, name string) string {
+	graceCtx, cancel := context.WithTimeout(ctx, releaseGrace)
+	defer cancel()
+	for {
+		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, ns, name)
+		if err != nil || len(h.Staying) == 0 {
+			return ""
+		}
+		select {
+		case <-graceCtx.Done():
+			return h.describe(false)
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// ownedObject is the object at ref when it is the resource's; nil when it does not exist or is
+// someone else's.
+func (r *Resource[M, PM]) ownedObject(ctx context.Context, ref ObjectRef, own owner) (*unstructured.Unstructured, error) {
+	obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
+	if kube.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil || !own.owns(obj) {
+		return nil, err
+	}
+	return obj, nil
+}
+
+// deleteOwned deletes the object at ref and waits until it is gone, unless it is someone else's.
+func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef, own owner) error {
+	obj, err := r.ownedObject(ctx, ref, own)
+	if err != nil || obj == nil {
+		return err
+	}
+	return r.deleteObject(ctx, ref, obj)
+}
+
+// deleteObject deletes obj, read at ref, and waits until it is gone. The delete is conditional on
+// obj's UID, so an object replaced since it was read is not deleted.
+func (r *Resource[M, PM]) deleteObject(ctx context.Context, ref ObjectRef, obj *unstructured.Unstructured) error {
+	return r.Provider.Client.Delete(ctx, ref.Kind, ref.Namespace, ref.Name, metav1.Preconditions{UID: ptr.To(obj.GetUID())})
+}
