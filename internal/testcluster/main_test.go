@@ -2,8 +2,12 @@ package testcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -34,6 +38,7 @@ func runTests(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	hostKueueEtcBefore = hostKueueEtc()
 	start := time.Now()
 	if cluster, err = Start(dir, WithKueue()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -50,6 +55,44 @@ func runTests(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "Kueue's log: %s/kueue.log\n", dir)
 	}
 	return code
+}
+
+// hostKueueEtcBefore is what the host's /etc/kueue held before Kueue's manager started.
+var hostKueueEtcBefore string
+
+// hostKueueEtc describes the host's /etc/kueue tree: every path with its size and time, or
+// "absent".
+func hostKueueEtc() string {
+	var b strings.Builder
+	err := filepath.WalkDir("/etc/kueue", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %s\n", path, info.Size(), info.ModTime())
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return "absent"
+	}
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	return b.String()
+}
+
+// Kueue's manager reads its metrics certificate from a fixed path under /etc; the harness serves
+// it from a temporary directory in a private mount namespace, so the host's /etc is never written.
+func TestKueueWritesNothingOnTheHost(t *testing.T) {
+	if cluster == nil {
+		t.Skip("needs the local control plane: set TF_ACC=1 without KUBECONFIG")
+	}
+	if after := hostKueueEtc(); after != hostKueueEtcBefore {
+		t.Fatalf("the host's /etc/kueue changed while Kueue's manager ran:\nbefore: %s\nafter:  %s", hostKueueEtcBefore, after)
+	}
 }
 
 func kueueGVR(resource string) schema.GroupVersionResource {

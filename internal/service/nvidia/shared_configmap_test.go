@@ -44,7 +44,7 @@ func keysAre(t *testing.T, ns, name string, want ...string) func(*terraform.Stat
 			if apierrors.IsNotFound(err) {
 				return nil
 			}
-			return fmt.Errorf("ConfigMap %s/%s: want it gone, got err %v", ns, name, err)
+			return fmt.Errorf("ConfigMap %s/%s: want it gone, got err %w", ns, name, err)
 		}
 		if err != nil {
 			return err
