@@ -43,10 +43,12 @@ resource "mlplatform_workload_priority_class" "test" {
 func TestAccRefresh_keepsStateOnServerErrorAndRefusal(t *testing.T) {
 	name := acctest.Name("acc-keep")
 	unreachable, _ := acctest.UnreachableCluster(t)
-	acctest.PreCheck(t)
-	noRights := kubeconfigWithoutRights(t) // before the steps' configs are built
+	noRights := filepath.Join(t.TempDir(), "kubeconfig") // the steps' configs name it; PreCheck writes it
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			writeKubeconfigWithoutRights(t, noRights)
+		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: wpcConfig("", name)},
@@ -71,12 +73,11 @@ func TestAccRefresh_keepsStateOnServerErrorAndRefusal(t *testing.T) {
 // An API that stops being served (Kueue uninstalled, its CRD being replaced) is an error naming
 // what to install, not a deleted object; once served again, a 404 does mean gone.
 func TestAccRefresh_keepsStateWhileTheAPIIsNotServed(t *testing.T) {
-	acctest.RequireOwnCluster(t)
 	name := acctest.Name("acc-unserved")
 	const crdName = "workloadpriorityclasses.kueue.x-k8s.io"
 	var crd *unstructured.Unstructured
 	resource.Test(t, resource.TestCase{ // not parallel: it removes an API that other tests may use
-		PreCheck:                 func() { acctest.PreCheck(t) },
+		PreCheck:                 func() { acctest.RequireOwnCluster(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: wpcConfig("", name)},
@@ -162,8 +163,9 @@ func restoreCRD(t *testing.T, crd *unstructured.Unstructured) {
 	}
 }
 
-// kubeconfigWithoutRights writes a kubeconfig for a new ServiceAccount that no role binds.
-func kubeconfigWithoutRights(t *testing.T) string {
+// writeKubeconfigWithoutRights writes to path a kubeconfig for a new ServiceAccount that no role
+// binds.
+func writeKubeconfigWithoutRights(t *testing.T, path string) {
 	t.Helper()
 	ctx := context.Background()
 	cfg := acctest.RestConfig(t)
@@ -185,9 +187,7 @@ func kubeconfigWithoutRights(t *testing.T) string {
 	kc.AuthInfos["u"] = &clientcmdapi.AuthInfo{Token: tok.Status.Token}
 	kc.Contexts["c"] = &clientcmdapi.Context{Cluster: "c", AuthInfo: "u"}
 	kc.CurrentContext = "c"
-	path := filepath.Join(t.TempDir(), "kubeconfig")
 	if err := clientcmd.WriteToFile(*kc, path); err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
