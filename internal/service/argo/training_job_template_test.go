@@ -1,0 +1,175 @@
+package argo_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/argo"
+)
+
+const tjtAddr = "mlplatform_training_job_template.test"
+
+// tjtConfig is a template of the nlp team's sentiment job; body adds or overrides attributes.
+func tjtConfig(host, namespace, name, lr, capacity, body string) string {
+	return providerBlock(host) + fmt.Sprintf(`
+resource "mlplatform_training_job_template" "test" {
+  namespace      = %[1]q
+  name           = %[2]q
+  queue          = "training"
+  priority_class = "low"
+  billing        = { "billing.mlplatform.io/team" = "nlp" }
+  image           = "ghcr.io/acme/sentiment:1.4"
+  training_script = "train.py"
+  args            = ["--epochs=3"]
+  env             = { HF_HOME = "/cache" }
+  dataset_version = "2024-06"
+  hyperparameters = { learning_rate = %[3]q, batch_size = "32" }
+  hardware = {
+    gpu_type    = "a100-sxm4-80gb"
+    cpu_cores   = 8
+    memory_gb   = 128
+    shm_size_gb = 16
+  }
+  capacity   = %[4]q
+  checkpoint = { uri = "s3://ckpt/training" }
+%[5]s
+}
+`, namespace, name, lr, capacity, body)
+}
+
+func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
+	ns, name := acctest.Name("acc-tjt-nlp"), "sentiment"
+	config := func(lr, capacity string) string { return tjtConfig("", ns, name, lr, capacity, "") }
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_job_template", argo.WorkflowTemplateKind),
+		Steps: []resource.TestStep{
+			{
+				Config: config("3e-4", "spot"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// Computed at plan: the engineer sees the command before anything is written.
+					plancheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("submit_command"), knownvalue.StringExact(
+						"argo submit --from workflowtemplate/"+name+" -n "+ns+" -p dataset_version=2024-06 -p batch_size=32 -p learning_rate=3e-4")),
+					plancheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("resources"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"cpu": knownvalue.StringExact("8"), "memory": knownvalue.StringExact("128Gi"), "nvidia.com/gpu": knownvalue.StringExact("1")})),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("id"), knownvalue.StringExact(ns+"/"+name)),
+					statecheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("retry").AtMapKey("limit"), knownvalue.Int64Exact(10)),
+				},
+				Check: func(*terraform.State) error { return checkLive(t, ns, name, "3e-4", "spot") },
+			},
+			{
+				Config: config("1e-4", "on-demand"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error { return checkLive(t, ns, name, "1e-4", "on-demand") },
+			},
+			{
+				ResourceName:            tjtAddr,
+				ImportState:             true,
+				ImportStateId:           ns + "/" + name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts"},
+			},
+			{
+				// A managed field changed with kubectl shows as drift and is restored.
+				PreConfig: func() { setImage(t, ns, name, "ghcr.io/acme/sentiment:hacked") },
+				Config:    config("1e-4", "on-demand"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(*terraform.State) error {
+					if got := str(t, trainTemplate(t, acctest.Get(t, argo.WorkflowTemplateKind, ns, name)), "container", "image"); got != "ghcr.io/acme/sentiment:1.4" {
+						return fmt.Errorf("image after apply = %q", got)
+					}
+					return nil
+				},
+			},
+			{
+				// Deleted outside Terraform: planned for re-creation.
+				PreConfig: func() { acctest.Delete(t, argo.WorkflowTemplateKind, ns, name) },
+				Config:    config("1e-4", "on-demand"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: func(*terraform.State) error { return checkLive(t, ns, name, "1e-4", "on-demand") },
+			},
+		},
+	})
+}
+
+// checkLive checks what the cluster holds: the labels Kueue and billing need on the pod template
+// and podMetadata, parameters as argv, the GPU selector and toleration, checkpointing and retries.
+func checkLive(t *testing.T, ns, name, lr, capacity string) error {
+	obj := acctest.Get(t, argo.WorkflowTemplateKind, ns, name)
+	tmpl := trainTemplate(t, obj)
+	want := map[string]string{
+		"kueue.x-k8s.io/queue-name": "training", "kueue.x-k8s.io/priority-class": "low",
+		"billing.mlplatform.io/team": "nlp", "billing.mlplatform.io/cost-centre": "cc-1234",
+	}
+	for _, where := range [][]string{{"metadata", "labels"}} {
+		got, _, _ := unstructured.NestedStringMap(tmpl, where...)
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("templates[0].metadata.labels = %v; want %v", got, want)
+		}
+	}
+	if got, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "podMetadata", "labels"); !reflect.DeepEqual(got, want) {
+		return fmt.Errorf("spec.podMetadata.labels = %v; want %v", got, want)
+	}
+	args, _, _ := unstructured.NestedStringSlice(tmpl, "container", "args")
+	wantArgs := []string{"--epochs=3", "--dataset_version={{workflow.parameters.dataset_version}}",
+		"--batch_size={{workflow.parameters.batch_size}}", "--learning_rate={{workflow.parameters.learning_rate}}"}
+	if !reflect.DeepEqual(args, wantArgs) {
+		return fmt.Errorf("args = %q; want %q", args, wantArgs)
+	}
+	params, _, _ := unstructured.NestedSlice(obj.Object, "spec", "arguments", "parameters")
+	if v := params[2].(map[string]any); v["name"] != "learning_rate" || v["value"] != lr {
+		return fmt.Errorf("parameter learning_rate = %v; want %s", v, lr)
+	}
+	sel, _, _ := unstructured.NestedStringMap(tmpl, "nodeSelector")
+	if wantSel := map[string]string{"mlplatform.io/gpu": "a100-sxm4-80gb", "karpenter.sh/capacity-type": capacity}; !reflect.DeepEqual(sel, wantSel) {
+		return fmt.Errorf("nodeSelector = %v; want %v", sel, wantSel)
+	}
+	if got := str(t, tmpl, "retryStrategy", "expression"); got != argo.RetryExpression {
+		return fmt.Errorf("retryStrategy.expression = %q", got)
+	}
+	if got := str(t, tmpl, "podSpecPatch"); got != `{"terminationGracePeriodSeconds":120}` {
+		return fmt.Errorf("podSpecPatch = %q", got)
+	}
+	env, _, _ := unstructured.NestedSlice(tmpl, "container", "env")
+	if last := env[len(env)-1].(map[string]any); last["name"] != "CHECKPOINT_DIR" || last["value"] != "s3://ckpt/training/"+ns+"/{{workflow.name}}" {
+		return fmt.Errorf("checkpoint env = %v", last)
+	}
+	return nil
+}
+
+// setImage changes the trainer's image with an update, as `kubectl edit` would.
+func setImage(t *testing.T, ns, name, image string) {
+	t.Helper()
+	obj := acctest.Get(t, argo.WorkflowTemplateKind, ns, name)
+	templates, _, _ := unstructured.NestedSlice(obj.Object, "spec", "templates")
+	if err := unstructured.SetNestedField(templates[0].(map[string]any), image, "container", "image"); err != nil {
+		t.Fatal(err)
+	}
+	if err := unstructured.SetNestedSlice(obj.Object, templates, "spec", "templates"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acctest.Dynamic(t).Resource(argo.WorkflowTemplateKind.GVR).Namespace(ns).Update(context.Background(), obj, metav1.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
+		t.Fatalf("update image: %v", err)
+	}
+}
