@@ -11,6 +11,11 @@ resource "mlplatform_training_job_template" "sentiment" {
     "billing.mlplatform.io/project" = "sentiment"
   }
 
+  source = {
+    git_repo               = "git@github.com:acme/models.git"
+    revision               = "main"
+    ssh_private_key_secret = { name = "models-deploy-key", key = "ssh-privatekey" }
+  }
   image           = "ghcr.io/acme/sentiment-trainer:1.4.0"
   training_script = "train.py"
   args            = ["--epochs=3"]
@@ -37,6 +42,14 @@ resource "mlplatform_training_job_template" "sentiment" {
     limit   = 10
     backoff = "30s"
   }
+  tracking = {
+    uri        = "http://mlflow.mlflow.svc:5000"
+    experiment = "sentiment"
+  }
+  volumes = [{ claim_name = "imdb-reviews", mount_path = "/data/imdb" }]
+
+  active_deadline    = "48h" # counts the time the run waits in the queue too
+  ttl_after_finished = "72h"
 }
 
 # A MIG experiment of the research team on one 1g.10gb slice of an A100 80GB.

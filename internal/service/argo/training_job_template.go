@@ -24,6 +24,11 @@ type trainingJobTemplateModel struct {
 	Capacity        types.String     `tfsdk:"capacity"`
 	Checkpoint      *checkpointModel `tfsdk:"checkpoint"`
 	Retry           *retryModel      `tfsdk:"retry"`
+	Source          *sourceModel     `tfsdk:"source"`
+	Tracking        *trackingModel   `tfsdk:"tracking"`
+	Volumes         []volumeModel    `tfsdk:"volumes"`
+	ActiveDeadline  types.String     `tfsdk:"active_deadline"`
+	TTLAfterFinish  types.String     `tfsdk:"ttl_after_finished"`
 	SubmitCommand   types.String     `tfsdk:"submit_command"`
 	Resources       types.Map        `tfsdk:"resources"`
 }
@@ -47,6 +52,27 @@ type retryModel struct {
 	Backoff types.String `tfsdk:"backoff"`
 }
 
+type sourceModel struct {
+	GitRepo             types.String    `tfsdk:"git_repo"`
+	Revision            types.String    `tfsdk:"revision"`
+	SSHPrivateKeySecret *secretRefModel `tfsdk:"ssh_private_key_secret"`
+}
+
+type secretRefModel struct {
+	Name types.String `tfsdk:"name"`
+	Key  types.String `tfsdk:"key"`
+}
+
+type trackingModel struct {
+	URI        types.String `tfsdk:"uri"`
+	Experiment types.String `tfsdk:"experiment"`
+}
+
+type volumeModel struct {
+	ClaimName types.String `tfsdk:"claim_name"`
+	MountPath types.String `tfsdk:"mount_path"`
+}
+
 type trainingJobTemplate struct{}
 
 // NewTrainingJobTemplateResource is mlplatform_training_job_template.
@@ -67,4 +93,9 @@ const (
 	labelPriority    = "kueue.x-k8s.io/priority-class"
 	capacityAny      = "any"
 	defaultGraceTime = "120s"
+	sourceArtifact   = "source"
+	sourcePath       = "/workspace/src"
+	envTrackingURI   = "MLFLOW_TRACKING_URI"
+	envExperiment    = "MLFLOW_EXPERIMENT_NAME"
+	envRunName       = "MLFLOW_RUN_NAME"
 )

@@ -94,9 +94,23 @@ func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, d
 		diags.AddAttributeError(path.Root("dataset_version"), "Template expression in a parameter value",
 			"Attribute dataset_version: a parameter's default may not hold `{{`")
 	}
-	var uri types.String
-	diags.Append(req.Config.GetAttribute(ctx, path.Root("checkpoint").AtName("uri"), &uri)...)
-	check(path.Root("checkpoint").AtName("uri"), uri)
+	for _, p := range []path.Path{
+		path.Root("checkpoint").AtName("uri"), path.Root("source").AtName("git_repo"), path.Root("source").AtName("revision"),
+		path.Root("tracking").AtName("uri"), path.Root("tracking").AtName("experiment"),
+	} {
+		var v types.String
+		diags.Append(req.Config.GetAttribute(ctx, p, &v)...)
+		check(p, v)
+	}
+	var volumes types.List
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("volumes"), &volumes)...)
+	for i, e := range volumes.Elements() {
+		if o, ok := e.(types.Object); ok {
+			if s, ok := o.Attributes()["mount_path"].(types.String); ok {
+				check(path.Root("volumes").AtListIndex(i).AtName("mount_path"), s)
+			}
+		}
+	}
 }
 
 // ModifyPlan computes submit_command and resources at plan, and refuses an env variable that the

@@ -32,6 +32,11 @@ func sentimentModel() *trainingJobTemplateModel {
 	m.Checkpoint = &checkpointModel{URI: types.StringValue("s3://ckpt/"), EnvName: types.StringValue("CHECKPOINT_DIR"),
 		TerminationGracePeriod: types.StringValue("2m")}
 	m.Retry = &retryModel{Limit: types.Int64Value(5), Backoff: types.StringValue("30s")}
+	m.Source = &sourceModel{GitRepo: types.StringValue("git@github.com:acme/models.git"), Revision: types.StringValue("main"),
+		SSHPrivateKeySecret: &secretRefModel{Name: types.StringValue("deploy-key"), Key: types.StringValue("ssh-privatekey")}}
+	m.Tracking = &trackingModel{URI: types.StringValue("http://mlflow:5000"), Experiment: types.StringNull()}
+	m.Volumes = []volumeModel{{ClaimName: types.StringValue("imdb"), MountPath: types.StringValue("/data/imdb")}}
+	m.ActiveDeadline, m.TTLAfterFinish = types.StringValue("48h"), types.StringValue("24h")
 	return m
 }
 
@@ -80,7 +85,11 @@ func TestExpand(t *testing.T) {
 	if tmpl.PodSpecPatch != `{"terminationGracePeriodSeconds":120}` {
 		t.Errorf("podSpecPatch = %s", tmpl.PodSpecPatch)
 	}
-	wantEnv := map[string]string{"HF_HOME": "/cache", "CHECKPOINT_DIR": "s3://ckpt/nlp/{{workflow.name}}"}
+	wantEnv := map[string]string{"HF_HOME": "/cache", "CHECKPOINT_DIR": "s3://ckpt/nlp/{{workflow.name}}",
+		"MLFLOW_TRACKING_URI": "http://mlflow:5000", "MLFLOW_RUN_NAME": "{{workflow.name}}"}
+	if len(c.Env) != len(wantEnv) {
+		t.Errorf("env = %v; want %v", c.Env, wantEnv)
+	}
 	for _, e := range c.Env {
 		if wantEnv[e.Name] != e.Value {
 			t.Errorf("env %s = %q; want %q", e.Name, e.Value, wantEnv[e.Name])
@@ -89,6 +98,17 @@ func TestExpand(t *testing.T) {
 	rs := tmpl.RetryStrategy
 	if rs.Limit.IntValue() != 5 || rs.RetryPolicy != wfv1.RetryPolicyAlways || rs.Expression != retryExpression || rs.Backoff.Duration != "30s" {
 		t.Errorf("retryStrategy = %+v", rs)
+	}
+	git := tmpl.Inputs.Artifacts[0]
+	if git.Path != "/workspace/src" || git.Git.Repo != "git@github.com:acme/models.git" || git.Git.SSHPrivateKeySecret.Name != "deploy-key" ||
+		c.WorkingDir != "/workspace/src" {
+		t.Errorf("source artifact = %+v, workingDir %q", git, c.WorkingDir)
+	}
+	if len(c.VolumeMounts) != 2 || !c.VolumeMounts[1].ReadOnly || !tmpl.Volumes[1].PersistentVolumeClaim.ReadOnly {
+		t.Errorf("volumes %+v mounts %+v", tmpl.Volumes, c.VolumeMounts)
+	}
+	if *wt.Spec.ActiveDeadlineSeconds != 48*3600 || *wt.Spec.TTLStrategy.SecondsAfterCompletion != 24*3600 {
+		t.Errorf("activeDeadlineSeconds %v ttl %v", *wt.Spec.ActiveDeadlineSeconds, wt.Spec.TTLStrategy)
 	}
 	if len(wt.Spec.Arguments.Parameters) != 3 || wt.Spec.Arguments.Parameters[0].Name != "dataset_version" {
 		t.Errorf("parameters = %+v", wt.Spec.Arguments.Parameters)

@@ -55,6 +55,7 @@ func (trainingJobTemplate) Flatten(ctx context.Context, obj *unstructured.Unstru
 		m.Capacity = types.StringValue(v)
 	}
 	flattenRetry(tmpl.RetryStrategy, m)
+	flattenMore(&wt, tmpl, m)
 	if m.Checkpoint != nil {
 		m.Checkpoint.TerminationGracePeriod = graceValue(tmpl.PodSpecPatch, m.Checkpoint.TerminationGracePeriod)
 	}
@@ -120,7 +121,9 @@ func flattenEnv(env []corev1.EnvVar, namespace string, m *trainingJobTemplateMod
 			}
 			continue
 		}
-		user[e.Name] = e.Value
+		if e.Name != envTrackingURI && e.Name != envExperiment && e.Name != envRunName {
+			user[e.Name] = e.Value
+		}
 	}
 	m.Checkpoint = ckpt
 	m.Env = framework.AtomicMap(user, m.Env)
@@ -178,12 +181,19 @@ func priorBackoff(m *trainingJobTemplateModel) types.String {
 	return m.Retry.Backoff
 }
 
-// durationValue keeps the prior spelling of a duration ("2m" for "120s") when both mean the same.
+// durationValue keeps the prior spelling of a duration ("2m" for "120s") when both mean the same;
+// without one (import) it spells whole hours in hours and the rest in seconds ("48h", "120s").
 func durationValue(live string, prior types.String) types.String {
 	l, err1 := time.ParseDuration(live)
 	p, err2 := time.ParseDuration(prior.ValueString())
 	if err1 == nil && err2 == nil && l == p {
 		return prior
+	}
+	if err1 == nil && l > 0 && l%time.Hour == 0 {
+		return types.StringValue(fmt.Sprintf("%dh", l/time.Hour))
+	}
+	if err1 == nil && l%time.Second == 0 {
+		return types.StringValue(fmt.Sprintf("%ds", l/time.Second))
 	}
 	return types.StringValue(live)
 }

@@ -28,6 +28,11 @@ func TestAccTrainingJobTemplate_refusedAtPlan(t *testing.T) {
 			`Attribute hyperparameters["lr"]: a parameter's default may not hold`},
 		"script and command": {`command = ["torchrun", "train.py"]`, `Exactly one of these attributes must be configured: [training_script,command]`},
 		"bad capacity":       {`capacity = "preemptible"`, `Attribute capacity value must be one of`},
+		"expression in git revision": {`source = { git_repo = "https://g/x.git", revision = "{{workflow.uid}}" }`,
+			`Attribute source.revision: "{{workflow.uid}}" holds a`},
+		"relative dataset path": {`volumes = [{ claim_name = "imdb", mount_path = "data" }]`,
+			`must be an absolute path`},
+		"MLflow variable in env": {`env = { MLFLOW_RUN_NAME = "x" }`, `value must be none of`},
 		"checkpoint env in env": {"env = { CHECKPOINT_DIR = \"/tmp\" }\ncheckpoint = { uri = \"s3://c\" }",
 			`"CHECKPOINT_DIR" carries the checkpoint path`},
 	}

@@ -57,9 +57,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"refer to the template's own parameters; any other `{{` is refused at plan."}
 	attrs["env"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Environment variables of the trainer. Not for secrets: values are stored in the state and " +
-			"the WorkflowTemplate.",
+			"the WorkflowTemplate. `" + envTrackingURI + "`, `" + envExperiment + "` and `" + envRunName + "` are set by " +
+			"`tracking`, and `checkpoint.env_name` by `checkpoint`.",
 		Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.RegexMatches(envName,
-			"must be an environment variable name (letters, digits and `_`, not starting with a digit)"))}}
+			"must be an environment variable name (letters, digits and `_`, not starting with a digit)"),
+			stringvalidator.NoneOf(envTrackingURI, envExperiment, envRunName))}}
 	attrs["dataset_version"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Default of the workflow parameter `dataset_version`, passed to the trainer as " +
 			"`--dataset_version=<value>`; `argo submit -p dataset_version=...` overrides it."}
@@ -75,6 +77,10 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 		Validators: []validator.String{stringvalidator.OneOf(capacities...)}}
 	attrs["checkpoint"] = checkpointAttribute()
 	attrs["retry"] = retryAttribute()
+	attrs["source"] = sourceAttribute()
+	attrs["tracking"] = trackingAttribute()
+	attrs["volumes"] = volumesAttribute()
+	lifetimeAttributes(attrs)
 	attrs["submit_command"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "The command that submits a run of this template with its default parameters: " +
 			"`argo submit --from workflowtemplate/<name> -n <namespace> -p <name>=<value> ...`."}

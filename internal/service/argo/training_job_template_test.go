@@ -44,6 +44,14 @@ resource "mlplatform_training_job_template" "test" {
   }
   capacity   = %[4]q
   checkpoint = { uri = "s3://ckpt/training" }
+  source = {
+    git_repo               = "git@github.com:acme/models.git"
+    ssh_private_key_secret = { name = "deploy-key", key = "ssh-privatekey" }
+  }
+  tracking           = { uri = "http://mlflow.mlflow:5000", experiment = "sentiment" }
+  volumes            = [{ claim_name = "imdb", mount_path = "/data/imdb" }]
+  active_deadline    = "48h"
+  ttl_after_finished = "24h"
 %[5]s
 }
 `, namespace, name, lr, capacity, body)
@@ -152,8 +160,23 @@ func checkLive(t *testing.T, ns, name, lr, capacity string) error {
 		return fmt.Errorf("podSpecPatch = %q", got)
 	}
 	env, _, _ := unstructured.NestedSlice(tmpl, "container", "env")
-	if last := env[len(env)-1].(map[string]any); last["name"] != "CHECKPOINT_DIR" || last["value"] != "s3://ckpt/training/"+ns+"/{{workflow.name}}" {
-		return fmt.Errorf("checkpoint env = %v", last)
+	gotEnv := map[string]any{}
+	for _, e := range env {
+		gotEnv[e.(map[string]any)["name"].(string)] = e.(map[string]any)["value"]
+	}
+	wantEnv := map[string]any{"HF_HOME": "/cache", "CHECKPOINT_DIR": "s3://ckpt/training/" + ns + "/{{workflow.name}}",
+		"MLFLOW_TRACKING_URI": "http://mlflow.mlflow:5000", "MLFLOW_EXPERIMENT_NAME": "sentiment", "MLFLOW_RUN_NAME": "{{workflow.name}}"}
+	if !reflect.DeepEqual(gotEnv, wantEnv) {
+		return fmt.Errorf("env = %v; want %v", gotEnv, wantEnv)
+	}
+	artifacts, _, _ := unstructured.NestedSlice(tmpl, "inputs", "artifacts")
+	if len(artifacts) != 1 || str(t, artifacts[0].(map[string]any), "git", "revision") != "main" ||
+		str(t, artifacts[0].(map[string]any), "git", "sshPrivateKeySecret", "name") != "deploy-key" ||
+		str(t, tmpl, "container", "workingDir") != "/workspace/src" {
+		return fmt.Errorf("source: artifacts %v, workingDir %q", artifacts, str(t, tmpl, "container", "workingDir"))
+	}
+	if d, _, _ := unstructured.NestedInt64(obj.Object, "spec", "activeDeadlineSeconds"); d != 48*3600 {
+		return fmt.Errorf("activeDeadlineSeconds = %d", d)
 	}
 	return nil
 }
