@@ -133,6 +133,7 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, _ *framework.Provider
 	setComputed(ctx, &m, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
 }
 
 // setComputed sets submit_command and resources from the model, or unknown where an input is.

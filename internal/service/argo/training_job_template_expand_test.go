@@ -127,6 +127,10 @@ func TestFlattenRoundTrip(t *testing.T) {
 	var diags diag.Diagnostics
 	setComputed(context.Background(), want, &diags)
 	got.SubmitCommand, got.Resources = want.SubmitCommand, want.Resources
+	if got.RetryExpression.ValueString() != retryExpression {
+		t.Errorf("retry_expression read back = %s", got.RetryExpression)
+	}
+	want.RetryExpression = got.RetryExpression
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("round trip:\n got %+v\nwant %+v", got, want)
 	}
@@ -148,5 +152,26 @@ func TestSubmitCommand(t *testing.T) {
 	want := `argo submit --from workflowtemplate/sentiment -n nlp -p dataset_version=v7 -p 'note=it'\''s ok'`
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// A retry strategy changed outside Terraform reads back differently from what the plan sets.
+func TestFlattenRetryDrift(t *testing.T) {
+	for name, change := range map[string]func(rs map[string]any){
+		"expression": func(rs map[string]any) { rs["expression"] = "true" },
+		"policy":     func(rs map[string]any) { rs["retryPolicy"] = "OnFailure" },
+		"removed":    func(rs map[string]any) { delete(rs, "expression"); delete(rs, "retryPolicy") },
+	} {
+		obj, _ := expand(t, sentimentModel())
+		templates, _, _ := unstructured.NestedSlice(obj.Object, "spec", "templates")
+		change(templates[0].(map[string]any)["retryStrategy"].(map[string]any))
+		_ = unstructured.SetNestedSlice(obj.Object, templates, "spec", "templates")
+		m := sentimentModel()
+		if d := (trainingJobTemplate{}).Flatten(context.Background(), obj, m, false); d.HasError() {
+			t.Fatal(d)
+		}
+		if m.RetryExpression.ValueString() == retryExpression {
+			t.Errorf("%s changed: retry_expression still reads as the one written", name)
+		}
 	}
 }

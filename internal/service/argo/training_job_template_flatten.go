@@ -164,6 +164,12 @@ func flattenHardware(tmpl *wfv1.Template, m *trainingJobTemplateModel) {
 }
 
 func flattenRetry(rs *wfv1.RetryStrategy, m *trainingJobTemplateModel) {
+	// The expression only decides when the policy lets Argo retry both errors ("pod deleted")
+	// and failures; under another policy the strategy is not the one written, which shows as drift.
+	m.RetryExpression = types.StringValue("")
+	if rs != nil && rs.RetryPolicy == wfv1.RetryPolicyAlways {
+		m.RetryExpression = types.StringValue(rs.Expression)
+	}
 	out := &retryModel{Limit: types.Int64Value(10), Backoff: types.StringNull()}
 	if rs != nil && rs.Limit != nil {
 		out.Limit = types.Int64Value(int64(rs.Limit.IntValue()))

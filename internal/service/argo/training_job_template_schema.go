@@ -42,7 +42,7 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing labels (team, project, cost centre) for the runs' pods, merged over `labels_all`, so " +
 			"GPU-hours can be summed per team. They are written on the pods, not on the WorkflowTemplate.",
-		Validators: framework.LabelMapValidators()}
+		Validators: framework.LabelMapValidators(mapvalidator.KeysAre(stringvalidator.NoneOf(labelQueue, labelPriority)))}
 	attrs["image"] = schema.StringAttribute{Required: true,
 		MarkdownDescription: "Container image of the trainer, e.g. `ghcr.io/acme/trainer:1.4`.",
 		Validators:          []validator.String{stringvalidator.LengthAtLeast(1)}}
@@ -81,6 +81,10 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["tracking"] = trackingAttribute()
 	attrs["volumes"] = volumesAttribute()
 	lifetimeAttributes(attrs)
+	attrs["retry_expression"] = schema.StringAttribute{Computed: true,
+		MarkdownDescription: "The `retryStrategy.expression` the provider writes (with `retryPolicy: Always`), compiled " +
+			"at plan with the expression language Argo evaluates it with. Read back from the cluster, so a retry " +
+			"strategy changed outside Terraform shows as drift."}
 	attrs["submit_command"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "The command that submits a run of this template with its default parameters: " +
 			"`argo submit --from workflowtemplate/<name> -n <namespace> -p <name>=<value> ...`."}

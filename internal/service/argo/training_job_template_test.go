@@ -96,8 +96,12 @@ func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
 			},
 			{
 				// A managed field changed with kubectl shows as drift and is restored.
-				PreConfig: func() { setImage(t, ns, name, "ghcr.io/acme/sentiment:hacked") },
-				Config:    config("1e-4", "on-demand"),
+				PreConfig: func() {
+					editTrain(t, ns, name, func(tmpl map[string]any) {
+						tmpl["container"].(map[string]any)["image"] = "ghcr.io/acme/sentiment:hacked"
+					})
+				},
+				Config: config("1e-4", "on-demand"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -107,6 +111,18 @@ func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
 					}
 					return nil
 				},
+			},
+			{
+				// A retry strategy that retries everything, set with kubectl: drift, restored.
+				PreConfig: func() {
+					editTrain(t, ns, name, func(tmpl map[string]any) { tmpl["retryStrategy"].(map[string]any)["expression"] = "true" })
+				},
+				Config: config("1e-4", "on-demand"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("retry_expression"), knownvalue.StringExact(argo.RetryExpression)),
+				}},
+				Check: func(*terraform.State) error { return checkLive(t, ns, name, "1e-4", "on-demand") },
 			},
 			{
 				// Deleted outside Terraform: planned for re-creation.
@@ -181,18 +197,16 @@ func checkLive(t *testing.T, ns, name, lr, capacity string) error {
 	return nil
 }
 
-// setImage changes the trainer's image with an update, as `kubectl edit` would.
-func setImage(t *testing.T, ns, name, image string) {
+// editTrain changes the train template with an update, as `kubectl edit` would.
+func editTrain(t *testing.T, ns, name string, edit func(tmpl map[string]any)) {
 	t.Helper()
 	obj := acctest.Get(t, argo.WorkflowTemplateKind, ns, name)
 	templates, _, _ := unstructured.NestedSlice(obj.Object, "spec", "templates")
-	if err := unstructured.SetNestedField(templates[0].(map[string]any), image, "container", "image"); err != nil {
-		t.Fatal(err)
-	}
+	edit(templates[0].(map[string]any))
 	if err := unstructured.SetNestedSlice(obj.Object, templates, "spec", "templates"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := acctest.Dynamic(t).Resource(argo.WorkflowTemplateKind.GVR).Namespace(ns).Update(context.Background(), obj, metav1.UpdateOptions{FieldManager: "kubectl-edit"}); err != nil {
-		t.Fatalf("update image: %v", err)
+		t.Fatalf("edit %s/%s: %v", ns, name, err)
 	}
 }
