@@ -27,6 +27,11 @@ func (trainingJobTemplate) ValidateConfig(ctx context.Context, req resource.Vali
 		if !hw.GPUCount.IsNull() {
 			count = hw.GPUCount.ValueInt64()
 		}
+		if !hw.ShmSizeGB.IsNull() && !hw.ShmSizeGB.IsUnknown() && !hw.MemoryGB.IsUnknown() && hw.ShmSizeGB.ValueInt64() > hw.MemoryGB.ValueInt64() {
+			resp.Diagnostics.AddAttributeError(path.Root("hardware").AtName("shm_size_gb"), "Invalid hardware",
+				fmt.Sprintf("Attribute hardware.shm_size_gb: %d GiB of /dev/shm cannot fit in the pod's memory_gb of %d GiB "+
+					"(an in-memory volume counts against the pod's memory)", hw.ShmSizeGB.ValueInt64(), hw.MemoryGB.ValueInt64()))
+		}
 		if !hw.GPUType.IsNull() && !hw.GPUType.IsUnknown() && !hw.GPUCount.IsUnknown() {
 			if _, attr, err := resolveGPU(hw.GPUType.ValueString(), count); err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("hardware").AtName(attr), "Invalid hardware",

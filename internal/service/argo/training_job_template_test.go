@@ -210,3 +210,76 @@ func editTrain(t *testing.T, ns, name string, edit func(tmpl map[string]any)) {
 		t.Fatalf("edit %s/%s: %v", ns, name, err)
 	}
 }
+
+// Switching a template to a MIG slice and a command, and dropping checkpoint, source, tracking,
+// datasets and deadlines, removes them from the cluster's object; the small template imports.
+func TestAccTrainingJobTemplate_migAndRemovals(t *testing.T) {
+	ns, name := acctest.Name("acc-tjt-research"), "mig-experiment"
+	small := providerBlock("") + fmt.Sprintf(`
+resource "mlplatform_training_job_template" "test" {
+  namespace = %q
+  name      = %q
+  queue     = "training"
+  image     = "ghcr.io/acme/research:0.3"
+  command   = ["python", "-m", "experiments.small"]
+  hardware  = { gpu_type = "a100-1g.10gb", gpu_count = 2, cpu_cores = 2, memory_gb = 16 }
+  retry     = { limit = 0 }
+}
+`, ns, name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_job_template", argo.WorkflowTemplateKind),
+		Steps: []resource.TestStep{
+			{Config: tjtConfig("", ns, name, "3e-4", "spot", "")},
+			{
+				Config: small,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(tjtAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("resources"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"cpu": knownvalue.StringExact("2"), "memory": knownvalue.StringExact("16Gi"),
+						"nvidia.com/mig-1g.10gb": knownvalue.StringExact("2")})),
+					plancheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("submit_command"),
+						knownvalue.StringExact("argo submit --from workflowtemplate/"+name+" -n "+ns)),
+				}},
+				Check: func(*terraform.State) error {
+					obj := acctest.Get(t, argo.WorkflowTemplateKind, ns, name)
+					tmpl := trainTemplate(t, obj)
+					for _, gone := range [][]string{{"podSpecPatch"}, {"inputs"}, {"volumes"}, {"container", "env"},
+						{"container", "workingDir"}, {"container", "volumeMounts"}, {"container", "args"}} {
+						if _, found, _ := unstructured.NestedFieldNoCopy(tmpl, gone...); found {
+							return fmt.Errorf("templates[0].%v still set after it was removed from the configuration", gone)
+						}
+					}
+					for _, gone := range [][]string{{"spec", "activeDeadlineSeconds"}, {"spec", "ttlStrategy"}, {"spec", "arguments"}} {
+						if _, found, _ := unstructured.NestedFieldNoCopy(obj.Object, gone...); found {
+							return fmt.Errorf("%v still set after it was removed from the configuration", gone)
+						}
+					}
+					if got, _, _ := unstructured.NestedString(tmpl, "container", "resources", "limits", "nvidia.com/mig-1g.10gb"); got != "2" {
+						return fmt.Errorf("MIG limit = %q", got)
+					}
+					if _, found, _ := unstructured.NestedFieldNoCopy(tmpl, "nodeSelector", "karpenter.sh/capacity-type"); found {
+						return fmt.Errorf("capacity-type selector still set with capacity = any")
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:      tjtAddr,
+				ImportState:       true,
+				ImportStateId:     ns + "/" + name,
+				ImportStateVerify: true,
+				// Import reads the catalog's canonical name ("a100-sxm4-80gb-1g.10gb"): which alias the
+				// configuration used is not in the cluster. The lifecycle test imports a canonical name.
+				ImportStateVerifyIgnore: []string{"timeouts", "hardware.gpu_type"},
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if got := s[0].Attributes["hardware.gpu_type"]; got != "a100-sxm4-80gb-1g.10gb" {
+						return fmt.Errorf("imported hardware.gpu_type = %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
