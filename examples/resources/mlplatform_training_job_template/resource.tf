@@ -50,6 +50,7 @@ resource "mlplatform_training_job_template" "sentiment" {
 
   active_deadline    = "48h" # counts the time the run waits in the queue too
   ttl_after_finished = "72h"
+  pod_gc             = "OnPodSuccess" # keeps failed pods for debugging
 }
 
 # A MIG experiment of the research team on one 1g.10gb slice of an A100 80GB.

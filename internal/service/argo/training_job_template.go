@@ -29,6 +29,7 @@ type trainingJobTemplateModel struct {
 	Volumes         []volumeModel    `tfsdk:"volumes"`
 	ActiveDeadline  types.String     `tfsdk:"active_deadline"`
 	TTLAfterFinish  types.String     `tfsdk:"ttl_after_finished"`
+	PodGC           types.String     `tfsdk:"pod_gc"`
 	RetryExpression types.String     `tfsdk:"retry_expression"`
 	SubmitCommand   types.String     `tfsdk:"submit_command"`
 	Resources       types.Map        `tfsdk:"resources"`

@@ -37,6 +37,7 @@ func sentimentModel() *trainingJobTemplateModel {
 	m.Tracking = &trackingModel{URI: types.StringValue("http://mlflow:5000"), Experiment: types.StringNull()}
 	m.Volumes = []volumeModel{{ClaimName: types.StringValue("imdb"), MountPath: types.StringValue("/data/imdb")}}
 	m.ActiveDeadline, m.TTLAfterFinish = types.StringValue("48h"), types.StringValue("24h")
+	m.PodGC = types.StringValue("OnPodSuccess")
 	return m
 }
 
@@ -109,6 +110,9 @@ func TestExpand(t *testing.T) {
 	}
 	if *wt.Spec.ActiveDeadlineSeconds != 48*3600 || *wt.Spec.TTLStrategy.SecondsAfterCompletion != 24*3600 {
 		t.Errorf("activeDeadlineSeconds %v ttl %v", *wt.Spec.ActiveDeadlineSeconds, wt.Spec.TTLStrategy)
+	}
+	if wt.Spec.PodGC.Strategy != wfv1.PodGCOnPodSuccess {
+		t.Errorf("podGC = %+v", wt.Spec.PodGC)
 	}
 	if len(wt.Spec.Arguments.Parameters) != 3 || wt.Spec.Arguments.Parameters[0].Name != "dataset_version" {
 		t.Errorf("parameters = %+v", wt.Spec.Arguments.Parameters)

@@ -43,6 +43,9 @@ func expandMore(m *trainingJobTemplateModel, spec *wfv1.WorkflowSpec, tmpl *wfv1
 	if d := seconds(m.TTLAfterFinish); d > 0 {
 		spec.TTLStrategy = &wfv1.TTLStrategy{SecondsAfterCompletion: ptr.To(int32(d))}
 	}
+	if !m.PodGC.IsNull() {
+		spec.PodGC = &wfv1.PodGC{Strategy: wfv1.PodGCStrategy(m.PodGC.ValueString())}
+	}
 }
 
 func seconds(v types.String) int64 {
@@ -105,5 +108,9 @@ func flattenMore(wt *wfv1.WorkflowTemplate, tmpl *wfv1.Template, m *trainingJobT
 	m.TTLAfterFinish = types.StringNull()
 	if t := wt.Spec.TTLStrategy; t != nil && t.SecondsAfterCompletion != nil {
 		m.TTLAfterFinish = durationValue(fmt.Sprintf("%ds", *t.SecondsAfterCompletion), prior.TTLAfterFinish)
+	}
+	m.PodGC = types.StringNull()
+	if g := wt.Spec.PodGC; g != nil && g.Strategy != "" {
+		m.PodGC = types.StringValue(string(g.Strategy))
 	}
 }

@@ -2,6 +2,9 @@ package argo
 
 import (
 	"regexp"
+	"strings"
+
+	wfv1 "github.com/argoproj/argo-workflows/v3/pkg/apis/workflow/v1alpha1"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -78,4 +81,11 @@ func lifetimeAttributes(attrs map[string]schema.Attribute) {
 		MarkdownDescription: "How long a finished run is kept before Argo deletes it with its pods, as a duration " +
 			"(`ttlStrategy.secondsAfterCompletion`). Kept until deleted when unset.",
 		Validators: []validator.String{durationValidator{min: 1e9}}}
+	attrs["pod_gc"] = schema.StringAttribute{Optional: true,
+		MarkdownDescription: "When Argo deletes the runs' pods (`podGC.strategy`): " + strings.Join(podGCStrategies, ", ") +
+			". Unset keeps them (and their logs) until the run is deleted. `OnPodSuccess` keeps failed pods for debugging.",
+		Validators: []validator.String{stringvalidator.OneOf(podGCStrategies...)}}
 }
+
+var podGCStrategies = []string{string(wfv1.PodGCOnPodCompletion), string(wfv1.PodGCOnPodSuccess),
+	string(wfv1.PodGCOnWorkflowCompletion), string(wfv1.PodGCOnWorkflowSuccess)}

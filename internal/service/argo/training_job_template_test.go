@@ -52,6 +52,7 @@ resource "mlplatform_training_job_template" "test" {
   volumes            = [{ claim_name = "imdb", mount_path = "/data/imdb" }]
   active_deadline    = "48h"
   ttl_after_finished = "24h"
+  pod_gc             = "OnPodSuccess"
 %[5]s
 }
 `, namespace, name, lr, capacity, body)
@@ -191,6 +192,9 @@ func checkLive(t *testing.T, ns, name, lr, capacity string) error {
 		str(t, tmpl, "container", "workingDir") != "/workspace/src" {
 		return fmt.Errorf("source: artifacts %v, workingDir %q", artifacts, str(t, tmpl, "container", "workingDir"))
 	}
+	if got, _, _ := unstructured.NestedString(obj.Object, "spec", "podGC", "strategy"); got != "OnPodSuccess" {
+		return fmt.Errorf("podGC.strategy = %q", got)
+	}
 	if d, _, _ := unstructured.NestedInt64(obj.Object, "spec", "activeDeadlineSeconds"); d != 48*3600 {
 		return fmt.Errorf("activeDeadlineSeconds = %d", d)
 	}
@@ -251,7 +255,7 @@ resource "mlplatform_training_job_template" "test" {
 							return fmt.Errorf("templates[0].%v still set after it was removed from the configuration", gone)
 						}
 					}
-					for _, gone := range [][]string{{"spec", "activeDeadlineSeconds"}, {"spec", "ttlStrategy"}, {"spec", "arguments"}} {
+					for _, gone := range [][]string{{"spec", "activeDeadlineSeconds"}, {"spec", "ttlStrategy"}, {"spec", "arguments"}, {"spec", "podGC"}} {
 						if _, found, _ := unstructured.NestedFieldNoCopy(obj.Object, gone...); found {
 							return fmt.Errorf("%v still set after it was removed from the configuration", gone)
 						}
