@@ -46,9 +46,11 @@ func (trainingJobTemplate) ValidateConfig(ctx context.Context, req resource.Vali
 func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, diags *diag.Diagnostics) {
 	var hp types.Map
 	var dataset types.String
-	diags.Append(req.Config.GetAttribute(ctx, path.Root("hyperparameters"), &hp)...)
-	diags.Append(req.Config.GetAttribute(ctx, path.Root("dataset_version"), &dataset)...)
-	if hp.IsUnknown() || dataset.IsUnknown() || diags.HasError() {
+	var read diag.Diagnostics
+	read.Append(req.Config.GetAttribute(ctx, path.Root("hyperparameters"), &hp)...)
+	read.Append(req.Config.GetAttribute(ctx, path.Root("dataset_version"), &dataset)...)
+	diags.Append(read...)
+	if hp.IsUnknown() || dataset.IsUnknown() || read.HasError() {
 		return
 	}
 	params := map[string]bool{}

@@ -96,7 +96,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"submit with `argo submit --from workflowtemplate/<name>`. Its pods carry the Kueue queue, priority and billing " +
 			"labels, ask for the GPUs `hardware` names, and are retried after an interruption (Kueue preemption, a " +
 			"spot reclaim, a node drain) but never after a real failure (exit 1, OOMKilled); with `checkpoint` each " +
-			"retry gets the same checkpoint path, so it resumes.",
+			"retry gets the same checkpoint path, so it resumes.\n\n" +
+			"An ML engineer submits a run with the command in `submit_command`, overriding any parameter with `-p " +
+			"<name>=<value>`. When Kueue preempts the run's pod (or a spot node is reclaimed), the pod is deleted and " +
+			"Argo records `pod deleted`; the retry strategy creates a new pod of the same run, which Kueue gates and " +
+			"admits again when quota is free, and which finds its checkpoints under the same path.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}
