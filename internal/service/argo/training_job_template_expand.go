@@ -53,7 +53,7 @@ func (trainingJobTemplate) Expand(ctx context.Context, m *trainingJobTemplateMod
 			Templates:   []wfv1.Template{tmpl},
 		},
 	}
-	expandMore(m, &wt.Spec, &wt.Spec.Templates[0])
+	expandRuntime(m, &wt.Spec, &wt.Spec.Templates[0])
 	if diags.HasError() {
 		return nil, diags
 	}

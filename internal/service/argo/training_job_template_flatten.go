@@ -55,7 +55,7 @@ func (trainingJobTemplate) Flatten(ctx context.Context, obj *unstructured.Unstru
 		m.Capacity = types.StringValue(v)
 	}
 	flattenRetry(tmpl.RetryStrategy, m)
-	flattenMore(&wt, tmpl, m)
+	flattenRuntime(&wt, tmpl, m)
 	if m.Checkpoint != nil {
 		m.Checkpoint.TerminationGracePeriod = graceValue(tmpl.PodSpecPatch, m.Checkpoint.TerminationGracePeriod)
 	}

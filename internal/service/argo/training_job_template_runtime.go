@@ -10,9 +10,9 @@ import (
 	"k8s.io/utils/ptr"
 )
 
-// Source, tracking, datasets and run lifetime, written and read back.
+// Source, tracking, datasets and run lifetime: written into the WorkflowTemplate and read back.
 
-func expandMore(m *trainingJobTemplateModel, spec *wfv1.WorkflowSpec, tmpl *wfv1.Template) {
+func expandRuntime(m *trainingJobTemplateModel, spec *wfv1.WorkflowSpec, tmpl *wfv1.Template) {
 	c := tmpl.Container
 	if s := m.Source; s != nil {
 		git := &wfv1.GitArtifact{Repo: s.GitRepo.ValueString(), Revision: s.Revision.ValueString()}
@@ -59,7 +59,7 @@ func seconds(v types.String) int64 {
 	return int64(d / time.Second)
 }
 
-func flattenMore(wt *wfv1.WorkflowTemplate, tmpl *wfv1.Template, m *trainingJobTemplateModel) {
+func flattenRuntime(wt *wfv1.WorkflowTemplate, tmpl *wfv1.Template, m *trainingJobTemplateModel) {
 	prior := *m
 	m.Source = nil
 	for _, a := range tmpl.Inputs.Artifacts {
