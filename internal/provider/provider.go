@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/argo"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
@@ -41,6 +42,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		karpenter.NewGPUNodePoolResource,
 		nvidia.NewMigConfigResource,
 		nvidia.NewTimeSlicingConfigResource,
+		argo.NewTrainingJobTemplateResource,
 	}
 }
 

@@ -1,0 +1,75 @@
+# The nlp team's sentiment model: one A100 80GB on spot, resuming from its last checkpoint after
+# a preemption or a spot reclaim. ML engineers submit runs with the command in submit_command,
+# e.g. `argo submit --from workflowtemplate/sentiment-model -n nlp -p learning_rate=1e-4`.
+resource "mlplatform_training_job_template" "sentiment" {
+  namespace      = "nlp"
+  name           = "sentiment-model"
+  queue          = mlplatform_local_queue.nlp.name
+  priority_class = mlplatform_workload_priority_class.low.name
+  billing = {
+    "billing.mlplatform.io/team"    = "nlp"
+    "billing.mlplatform.io/project" = "sentiment"
+  }
+
+  source = {
+    git_repo               = "git@github.com:acme/models.git"
+    revision               = "main"
+    ssh_private_key_secret = { name = "models-deploy-key", key = "ssh-privatekey" }
+  }
+  image           = "ghcr.io/acme/sentiment-trainer:1.4.0"
+  training_script = "train.py"
+  args            = ["--epochs=3"]
+  env             = { HF_HOME = "/cache/huggingface" }
+  dataset_version = "2024-06"
+  hyperparameters = {
+    learning_rate = "3e-4"
+    batch_size    = "32"
+  }
+
+  hardware = {
+    gpu_type    = "a100-80gb"
+    gpu_count   = 1
+    cpu_cores   = 8
+    memory_gb   = 128
+    shm_size_gb = 16
+  }
+  capacity = "spot"
+
+  checkpoint = {
+    uri = "s3://acme-checkpoints/training"
+  }
+  retry = {
+    limit   = 10
+    backoff = "30s"
+  }
+  tracking = {
+    uri        = "http://mlflow.mlflow.svc:5000"
+    experiment = "sentiment"
+  }
+  volumes = [{ claim_name = "imdb-reviews", mount_path = "/data/imdb" }]
+
+  active_deadline    = "48h" # counts the time the run waits in the queue too
+  ttl_after_finished = "72h"
+  pod_gc             = "OnPodSuccess" # keeps failed pods for debugging
+}
+
+# A MIG experiment of the research team on one 1g.10gb slice of an A100 80GB.
+resource "mlplatform_training_job_template" "mig_experiment" {
+  namespace = "research"
+  name      = "mig-experiment"
+  queue     = "training"
+  billing   = { "billing.mlplatform.io/team" = "research" }
+
+  image   = "ghcr.io/acme/research:0.3"
+  command = ["python", "-m", "experiments.small"]
+
+  hardware = {
+    gpu_type  = "a100-1g.10gb"
+    cpu_cores = 2
+    memory_gb = 16
+  }
+}
+
+output "submit_sentiment" {
+  value = mlplatform_training_job_template.sentiment.submit_command
+}

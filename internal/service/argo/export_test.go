@@ -1,0 +1,7 @@
+package argo
+
+// Exported for the package's external (acceptance) tests.
+var (
+	WorkflowTemplateKind = workflowTemplateKind
+	RetryExpression      = retryExpression
+)

@@ -1,0 +1,54 @@
+package argo
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestResolveGPU(t *testing.T) {
+	cases := []struct {
+		gpuType  string
+		count    int64
+		resource string
+		model    string
+	}{
+		{"a100-80gb", 1, "nvidia.com/gpu", "A100-SXM4-80GB"},
+		{"A100", 8, "nvidia.com/gpu", "A100-SXM4-80GB"},
+		{"H100", 2, "nvidia.com/gpu", "H100-SXM5-80GB"},
+		{"a100-1g.10gb", 1, "nvidia.com/mig-1g.10gb", "A100-SXM4-80GB"},
+		{"a100-80gb-3g.40gb", 2, "nvidia.com/mig-3g.40gb", "A100-SXM4-80GB"},
+		{"a100-1g.10gb", 56, "nvidia.com/mig-1g.10gb", "A100-SXM4-80GB"}, // 7 per GPU x 8 GPUs
+	}
+	for _, tc := range cases {
+		g, attr, err := resolveGPU(tc.gpuType, tc.count)
+		if err != nil {
+			t.Errorf("%s x%d: %s: %v", tc.gpuType, tc.count, attr, err)
+			continue
+		}
+		if g.Resource != tc.resource || !strings.EqualFold(g.Model.Name, tc.model) {
+			t.Errorf("%s: got %s on %s; want %s on %s", tc.gpuType, g.Resource, g.Model.Name, tc.resource, tc.model)
+		}
+	}
+}
+
+func TestResolveGPU_refused(t *testing.T) {
+	cases := []struct {
+		gpuType string
+		count   int64
+		attr    string
+		want    string
+	}{
+		{"a200", 1, "gpu_type", `unknown GPU model "a200"`},
+		{"a100-2g.7gb", 1, "gpu_type", "has no MIG profile"},
+		{"t4-1g.5gb", 1, "gpu_type", "does not support MIG"},
+		{"a100-80gb", 9, "gpu_count", "1 to 8 GPUs"},
+		{"a100-80gb", 0, "gpu_count", "not 0"},
+		{"a100-1g.10gb", 57, "gpu_count", "1 to 56 1g.10gb MIG instances"},
+	}
+	for _, tc := range cases {
+		_, attr, err := resolveGPU(tc.gpuType, tc.count)
+		if err == nil || attr != tc.attr || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s x%d: got %s: %v; want %s: %q", tc.gpuType, tc.count, attr, err, tc.attr, tc.want)
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package argo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+)
+
+// ValidateConfig refuses at plan, naming the attribute and with no API call, a GPU the catalog
+// does not know or a count no node can hold, and a `{{` that is not a reference to one of the
+// template's own parameters. Unknown values are skipped.
+func (trainingJobTemplate) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var hwObj types.Object
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hardware"), &hwObj)...)
+	if !hwObj.IsNull() && !hwObj.IsUnknown() {
+		var hw hardwareModel
+		resp.Diagnostics.Append(hwObj.As(ctx, &hw, basetypes.ObjectAsOptions{})...)
+		count := int64(1)
+		if !hw.GPUCount.IsNull() {
+			count = hw.GPUCount.ValueInt64()
+		}
+		if !hw.ShmSizeGB.IsNull() && !hw.ShmSizeGB.IsUnknown() && !hw.MemoryGB.IsUnknown() && hw.ShmSizeGB.ValueInt64() > hw.MemoryGB.ValueInt64() {
+			resp.Diagnostics.AddAttributeError(path.Root("hardware").AtName("shm_size_gb"), "Invalid hardware",
+				fmt.Sprintf("Attribute hardware.shm_size_gb: %d GiB of /dev/shm cannot fit in the pod's memory_gb of %d GiB "+
+					"(an in-memory volume counts against the pod's memory)", hw.ShmSizeGB.ValueInt64(), hw.MemoryGB.ValueInt64()))
+		}
+		if !hw.GPUType.IsNull() && !hw.GPUType.IsUnknown() && !hw.GPUCount.IsUnknown() {
+			if _, attr, err := resolveGPU(hw.GPUType.ValueString(), count); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("hardware").AtName(attr), "Invalid hardware",
+					fmt.Sprintf("Attribute hardware.%s: %v", attr, err))
+			}
+		}
+	}
+	checkUserStrings(ctx, req, &resp.Diagnostics)
+}
+
+// checkUserStrings applies checkTemplateString to every string a user puts into the template.
+func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, diags *diag.Diagnostics) {
+	var hp types.Map
+	var dataset types.String
+	var read diag.Diagnostics
+	read.Append(req.Config.GetAttribute(ctx, path.Root("hyperparameters"), &hp)...)
+	read.Append(req.Config.GetAttribute(ctx, path.Root("dataset_version"), &dataset)...)
+	diags.Append(read...)
+	if hp.IsUnknown() || dataset.IsUnknown() || read.HasError() {
+		return
+	}
+	params := map[string]bool{}
+	if !dataset.IsNull() {
+		params[datasetParam] = true
+	}
+	for k := range hp.Elements() {
+		params[k] = true
+	}
+	check := func(p path.Path, v types.String) {
+		if v.IsNull() || v.IsUnknown() {
+			return
+		}
+		if err := checkTemplateString(v.ValueString(), params); err != nil {
+			diags.AddAttributeError(p, "Template expression in a user string", fmt.Sprintf("Attribute %s: %v", p, err))
+		}
+	}
+	for _, name := range []string{"image", "training_script"} {
+		var v types.String
+		diags.Append(req.Config.GetAttribute(ctx, path.Root(name), &v)...)
+		check(path.Root(name), v)
+	}
+	for _, name := range []string{"command", "args"} {
+		var l types.List
+		diags.Append(req.Config.GetAttribute(ctx, path.Root(name), &l)...)
+		for i, e := range l.Elements() {
+			if s, ok := e.(types.String); ok {
+				check(path.Root(name).AtListIndex(i), s)
+			}
+		}
+	}
+	var env types.Map
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("env"), &env)...)
+	for k, e := range env.Elements() {
+		if s, ok := e.(types.String); ok {
+			check(path.Root("env").AtMapKey(k), s)
+		}
+	}
+	// A parameter's default is a value, never a template.
+	for k, e := range hp.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsUnknown() && strings.Contains(s.ValueString(), "{{") {
+			p := path.Root("hyperparameters").AtMapKey(k)
+			diags.AddAttributeError(p, "Template expression in a parameter value",
+				fmt.Sprintf("Attribute %s: a parameter's default may not hold `{{`", p))
+		}
+	}
+	if !dataset.IsNull() && strings.Contains(dataset.ValueString(), "{{") {
+		diags.AddAttributeError(path.Root("dataset_version"), "Template expression in a parameter value",
+			"Attribute dataset_version: a parameter's default may not hold `{{`")
+	}
+	for _, p := range []path.Path{
+		path.Root("checkpoint").AtName("uri"), path.Root("source").AtName("git_repo"), path.Root("source").AtName("revision"),
+		path.Root("tracking").AtName("uri"), path.Root("tracking").AtName("experiment"),
+	} {
+		var v types.String
+		diags.Append(req.Config.GetAttribute(ctx, p, &v)...)
+		check(p, v)
+	}
+	var volumes types.List
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("volumes"), &volumes)...)
+	for i, e := range volumes.Elements() {
+		if o, ok := e.(types.Object); ok {
+			if s, ok := o.Attributes()["mount_path"].(types.String); ok {
+				check(path.Root("volumes").AtListIndex(i).AtName("mount_path"), s)
+			}
+		}
+	}
+}
+
+// ModifyPlan computes submit_command and resources at plan, and refuses an env variable that the
+// template sets itself.
+func (trainingJobTemplate) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var m trainingJobTemplateModel
+	if d := req.Plan.Get(ctx, &m); d.HasError() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), types.MapUnknown(types.StringType))...)
+		return
+	}
+	if m.Checkpoint != nil && !m.Checkpoint.EnvName.IsUnknown() {
+		if _, clash := m.Env.Elements()[m.Checkpoint.EnvName.ValueString()]; clash {
+			resp.Diagnostics.AddAttributeError(path.Root("env").AtMapKey(m.Checkpoint.EnvName.ValueString()), "Reserved environment variable",
+				fmt.Sprintf("Attribute env: %q carries the checkpoint path (checkpoint.env_name); remove it from env or rename checkpoint.env_name",
+					m.Checkpoint.EnvName.ValueString()))
+			return
+		}
+	}
+	setComputed(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
+}
+
+// setComputed sets submit_command and resources from the model, or unknown where an input is.
+func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.Diagnostics) {
+	m.SubmitCommand, m.Resources = types.StringUnknown(), types.MapUnknown(types.StringType)
+	if !known(m) {
+		return
+	}
+	p, d := resolve(ctx, m)
+	if d.HasError() {
+		diags.Append(d...)
+		return
+	}
+	m.SubmitCommand = types.StringValue(submitCommand(m.Namespace.ValueString(), m.Name.ValueString(), p.Params))
+	m.Resources = framework.MapValue(p.Resources)
+}
+
+func known(m *trainingJobTemplateModel) bool {
+	if m.Hardware == nil {
+		return false
+	}
+	for _, v := range []interface{ IsUnknown() bool }{m.Namespace, m.Name, m.DatasetVersion, m.Hyperparameters,
+		m.Hardware.GPUType, m.Hardware.GPUCount, m.Hardware.CPUCores, m.Hardware.MemoryGB} {
+		if v.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}

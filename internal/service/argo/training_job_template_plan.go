@@ -1,0 +1,100 @@
+package argo
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// jobPlan is what the model resolves to before anything is built: the workflow parameters in
+// argv order, the GPU request and the pod's resources.
+type jobPlan struct {
+	Params    []param
+	GPU       *gpuRequest // nil for a CPU-only job
+	Resources map[string]string
+}
+
+type param struct{ Name, Value string }
+
+// resolve turns a fully known model into a jobPlan; errors name the attribute at fault.
+func resolve(ctx context.Context, m *trainingJobTemplateModel) (*jobPlan, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	p := &jobPlan{}
+	if !m.DatasetVersion.IsNull() {
+		p.Params = append(p.Params, param{datasetParam, m.DatasetVersion.ValueString()})
+	}
+	hp := stringMap(ctx, m.Hyperparameters, &diags)
+	for _, k := range sortedKeys(hp) {
+		p.Params = append(p.Params, param{k, hp[k]})
+	}
+	hw := m.Hardware
+	if hw == nil {
+		diags.AddAttributeError(path.Root("hardware"), "Missing hardware", "hardware is required")
+		return nil, diags
+	}
+	if !hw.GPUType.IsNull() {
+		g, attr, err := resolveGPU(hw.GPUType.ValueString(), hw.GPUCount.ValueInt64())
+		if err != nil {
+			diags.AddAttributeError(path.Root("hardware").AtName(attr), "Invalid hardware",
+				fmt.Sprintf("Attribute hardware.%s: %v", attr, err))
+			return nil, diags
+		}
+		p.GPU = g
+	}
+	p.Resources = podResources(p.GPU, hw.CPUCores.ValueInt64(), hw.MemoryGB.ValueInt64())
+	if err := compileRetryExpression(); err != nil {
+		diags.AddAttributeError(path.Root("retry"), "Invalid retry expression", err.Error())
+	}
+	return p, diags
+}
+
+// submitCommand is the `argo submit` line for a run with the template's default parameters.
+func submitCommand(namespace, name string, params []param) string {
+	parts := []string{"argo submit --from", "workflowtemplate/" + name, "-n", namespace}
+	for _, p := range params {
+		parts = append(parts, "-p", shellQuote(p.Name+"="+p.Value))
+	}
+	return strings.Join(parts, " ")
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)
+
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// graceSeconds parses a validated termination_grace_period.
+func graceSeconds(v types.String) int64 {
+	d, err := time.ParseDuration(v.ValueString())
+	if err != nil {
+		return 0
+	}
+	return int64(d / time.Second)
+}
+
+func stringMap(ctx context.Context, v types.Map, diags *diag.Diagnostics) map[string]string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	out := map[string]string{}
+	diags.Append(v.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+func stringList(ctx context.Context, v types.List, diags *diag.Diagnostics) []string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	var out []string
+	diags.Append(v.ElementsAs(ctx, &out, false)...)
+	return out
+}

@@ -1,0 +1,72 @@
+package argo_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+)
+
+// Mistakes are plan errors naming the attribute, with no API call; a valid template plans with
+// no cluster at all.
+func TestAccTrainingJobTemplate_refusedAtPlan(t *testing.T) {
+	ns := acctest.Name("acc-tjt-plan")
+	cases := map[string]struct{ body, want string }{
+		"unknown GPU": {`hardware = { gpu_type = "a200", cpu_cores = 8, memory_gb = 64 }`,
+			`Attribute hardware.gpu_type: unknown GPU model "a200"`},
+		"unknown MIG profile": {`hardware = { gpu_type = "a100-2g.7gb", cpu_cores = 8, memory_gb = 64 }`,
+			`Attribute hardware.gpu_type: A100-SXM4-80GB has no MIG profile "2g.7gb"`},
+		"too many GPUs": {`hardware = { gpu_type = "a100-80gb", gpu_count = 9, cpu_cores = 8, memory_gb = 64 }`,
+			`Attribute hardware.gpu_count: a pod on A100-SXM4-80GB can have 1 to 8 GPUs`},
+		"expression in args": {`args = ["--key={{=sprig.env('AWS_SECRET_ACCESS_KEY')}}"]`,
+			`Attribute args[0]: "--key={{=sprig.env('AWS_SECRET_ACCESS_KEY')}}" holds a`},
+		"undeclared parameter": {`args = ["--epochs={{workflow.parameters.epochs}}"]`,
+			`refers to parameter "epochs", which the template does not declare`},
+		"workflow variable in env": {`env = { SA = "{{workflow.serviceAccountName}}" }`,
+			`Attribute env["SA"]: "{{workflow.serviceAccountName}}" holds a`},
+		"template in a parameter default": {`hyperparameters = { lr = "{{workflow.name}}" }`,
+			`Attribute hyperparameters["lr"]: a parameter's default may not hold`},
+		"script and command": {`command = ["torchrun", "train.py"]`, `Exactly one of these attributes must be configured: [training_script,command]`},
+		"shm above memory": {`hardware = { cpu_cores = 2, memory_gb = 8, shm_size_gb = 16 }`,
+			`Attribute hardware.shm_size_gb: 16 GiB of /dev/shm cannot fit in the pod's memory_gb of 8 GiB`},
+		"bad capacity": {`capacity = "preemptible"`, `Attribute capacity value must be one of`},
+		"expression in git revision": {`source = { git_repo = "https://g/x.git", revision = "{{workflow.uid}}" }`,
+			`Attribute source.revision: "{{workflow.uid}}" holds a`},
+		"relative dataset path": {`volumes = [{ claim_name = "imdb", mount_path = "data" }]`,
+			`must be an absolute path`},
+		"MLflow variable in env": {`env = { MLFLOW_RUN_NAME = "x" }`, `value must be none of`},
+		"checkpoint env in env": {"env = { CHECKPOINT_DIR = \"/tmp\" }\ncheckpoint = { uri = \"s3://c\" }",
+			`"CHECKPOINT_DIR" carries the checkpoint path`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			planAgainstUnreachable(t, func(host string) string { return minimalConfig(host, ns, tc.body) }, regexpWords(tc.want))
+		})
+	}
+	t.Run("valid", func(t *testing.T) {
+		planAgainstUnreachable(t, func(host string) string {
+			return minimalConfig(host, ns, `args = ["--lr={{workflow.parameters.lr}}"]
+hyperparameters = { lr = "3e-4" }`)
+		}, nil)
+	})
+}
+
+// minimalConfig is a CPU-and-one-GPU template; body's attributes take precedence over the
+// defaults it would otherwise set (hardware, training_script).
+func minimalConfig(host, ns, body string) string {
+	hw := `hardware = { gpu_type = "a100-1g.10gb", cpu_cores = 2, memory_gb = 16 }`
+	script := `training_script = "train.py"`
+	if strings.Contains(body, "hardware") {
+		hw = ""
+	}
+	return providerBlock(host) + `
+resource "mlplatform_training_job_template" "test" {
+  namespace = "` + ns + `"
+  name      = "plan"
+  image     = "ghcr.io/acme/trainer:1"
+  ` + script + `
+  ` + hw + `
+  ` + body + `
+}
+`
+}
