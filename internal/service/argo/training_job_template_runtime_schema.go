@@ -1,6 +1,8 @@
 package argo
 
 import (
+	"time"
+
 	"regexp"
 	"strings"
 
@@ -76,11 +78,11 @@ func lifetimeAttributes(attrs map[string]schema.Attribute) {
 	attrs["active_deadline"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Longest a run may take, as a duration (`48h`), after which Argo fails it " +
 			"(`activeDeadlineSeconds`). It counts the time the run waits in Kueue's queue too.",
-		Validators: []validator.String{durationValidator{min: 1e9}}}
+		Validators: []validator.String{durationValidator{min: time.Second}}}
 	attrs["ttl_after_finished"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "How long a finished run is kept before Argo deletes it with its pods, as a duration " +
 			"(`ttlStrategy.secondsAfterCompletion`). Kept until deleted when unset.",
-		Validators: []validator.String{durationValidator{min: 1e9}}}
+		Validators: []validator.String{durationValidator{min: time.Second}}}
 	attrs["pod_gc"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "When Argo deletes the runs' pods (`podGC.strategy`): " + strings.Join(podGCStrategies, ", ") +
 			". Unset keeps them (and their logs) until the run is deleted. `OnPodSuccess` keeps failed pods for debugging.",

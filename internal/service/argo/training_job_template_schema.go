@@ -1,6 +1,8 @@
 package argo
 
 import (
+	"time"
+
 	"context"
 	"regexp"
 
@@ -148,7 +150,7 @@ func checkpointAttribute() schema.Attribute {
 				Default: stringdefault.StaticString(defaultGraceTime),
 				MarkdownDescription: "Time between SIGTERM and SIGKILL, for a trainer that saves a checkpoint on SIGTERM " +
 					"(`terminationGracePeriodSeconds`). Defaults to `120s`, the spot interruption notice.",
-				Validators: []validator.String{durationValidator{min: 1e9}}},
+				Validators: []validator.String{durationValidator{min: time.Second}}},
 		}}
 }
 
@@ -165,7 +167,7 @@ func retryAttribute() schema.Attribute {
 				Validators:          []validator.Int64{int64validator.Between(0, 1000)}},
 			"backoff": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Wait before the first retry, as a duration (`30s`); each next wait doubles. None when unset.",
-				Validators:          []validator.String{durationValidator{min: 1e9}}},
+				Validators:          []validator.String{durationValidator{min: time.Second}}},
 		}}
 }
 
