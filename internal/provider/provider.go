@@ -43,6 +43,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		nvidia.NewMigConfigResource,
 		nvidia.NewTimeSlicingConfigResource,
 		argo.NewTrainingJobTemplateResource,
+		argo.NewTrainingScheduleResource,
 	}
 }
 

@@ -21,3 +21,14 @@ var workflowTemplateKind = kube.Kind{
 func workflowTemplateGVK() schema.GroupVersionKind {
 	return wfv1.SchemeGroupVersion.WithKind(workflow.WorkflowTemplateKind)
 }
+
+var cronWorkflowKind = kube.Kind{
+	GVR:        wfv1.SchemeGroupVersion.WithResource(workflow.CronWorkflowPlural),
+	Kind:       workflow.CronWorkflowKind,
+	Namespaced: true,
+	Requires:   "Argo Workflows v3.6 or newer (argoproj.io/v1alpha1 CronWorkflow with spec.schedules)",
+}
+
+func cronWorkflowGVK() schema.GroupVersionKind {
+	return wfv1.SchemeGroupVersion.WithKind(workflow.CronWorkflowKind)
+}
