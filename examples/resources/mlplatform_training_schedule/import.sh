@@ -1,0 +1,2 @@
+# Import by <namespace>/<name>.
+terraform import mlplatform_training_schedule.nightly_sentiment nlp/nightly-sentiment
