@@ -74,7 +74,8 @@ func (trainingSchedule) Schema(ctx context.Context) schema.Schema {
 	attrs["template"] = schema.StringAttribute{Required: true,
 		MarkdownDescription: "Name of the WorkflowTemplate in the same namespace that each run starts from " +
 			"(`spec.workflowSpec.workflowTemplateRef.name`), e.g. `mlplatform_training_job_template.x.name`. The " +
-			"runs' pods carry the template's queue, priority and billing labels; the schedule adds none.",
+			"runs' pods carry the template's queue, priority and billing labels; the schedule adds none. Checked before " +
+			"the CronWorkflow is written: the template must exist.",
 		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["schedules"] = schema.ListAttribute{ElementType: types.StringType, Required: true,
 		MarkdownDescription: "When to start a run: cron schedules of five fields (`0 2 * * *`) or descriptors (`@daily`, " +
@@ -108,7 +109,7 @@ func (trainingSchedule) Schema(ctx context.Context) schema.Schema {
 	attrs["parameters"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Values for the template's parameters (`spec.workflowSpec.arguments.parameters`), e.g. " +
 			"`{ dataset_version = \"latest\" }`; the template's defaults apply to the others. Values are plain " +
-			"strings: `{{` is refused.",
+			"strings: `{{` is refused. Checked before the CronWorkflow is written: the template must declare each one.",
 		Validators: []validator.Map{
 			mapvalidator.KeysAre(stringvalidator.RegexMatches(paramName, "must be a parameter name (a letter, then letters, digits, `_` and `-`)")),
 			mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(noTemplate, "must not hold `{{`: a parameter value is never a template")),

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -250,4 +251,43 @@ resource "mlplatform_training_schedule" "test" {
   %s
 }
 `, ns, name, tz, body)
+}
+
+// Before the CronWorkflow is written, the template it names must exist and declare every
+// parameter it overrides; otherwise nothing is written and the error names the attribute.
+func TestAccTrainingSchedule_checkedAgainstItsTemplate(t *testing.T) {
+	ns, name := acctest.Name("acc-ts-check"), "nightly"
+	missing := providerBlock("") + fmt.Sprintf(`
+resource "mlplatform_training_schedule" "test" {
+  namespace = %q
+  name      = %q
+  template  = "no-such-template"
+  schedules = ["@daily"]
+  timezone  = "UTC"
+}
+`, ns, name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		// Neither refused apply wrote the CronWorkflow.
+		CheckDestroy: func(*terraform.State) error {
+			_, err := acctest.Dynamic(t).Resource(argo.CronWorkflowKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
+			if !apierrors.IsNotFound(err) {
+				return fmt.Errorf("CronWorkflow %s/%s: get returned %v; want NotFound", ns, name, err)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:      missing,
+				ExpectError: regexpWords("Attribute template: WorkflowTemplate " + ns + "/no-such-template does not exist"),
+			},
+			{
+				Config: scheduleConfig("", ns, name, `schedules  = ["@daily"]
+parameters = { dataset_version = "latest", learning_rte = "1e-4" }`),
+				ExpectError: regexpWords(`Attribute parameters["learning_rte"]: WorkflowTemplate ` + ns +
+					`/sentiment-model declares no parameter "learning_rte" (it declares: dataset_version, learning_rate)`),
+			},
+		},
+	})
 }
