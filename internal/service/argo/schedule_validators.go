@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	// Zone data compiled in, so a timezone plans the same on every machine, with or without
-	// /usr/share/zoneinfo.
-	_ "time/tzdata"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/robfig/cron/v3"
@@ -39,7 +36,7 @@ func checkSchedule(s string) error {
 		return fmt.Errorf("%q carries a timezone; set it in `timezone` instead", s)
 	}
 	if _, err := cron.ParseStandard(s); err != nil {
-		return fmt.Errorf("%q is not a cron schedule: %v", s, err)
+		return fmt.Errorf("%q is not a cron schedule: %w", s, err)
 	}
 	return nil
 }
@@ -68,7 +65,7 @@ func checkTimezone(tz string) error {
 		return fmt.Errorf("%q is not an IANA timezone name such as `Europe/Berlin` or `UTC`", tz)
 	}
 	if _, err := time.LoadLocation(tz); err != nil {
-		return fmt.Errorf("%q is not an IANA timezone name such as `Europe/Berlin` or `UTC`: %v", tz, err)
+		return fmt.Errorf("%q is not an IANA timezone name such as `Europe/Berlin` or `UTC`: %w", tz, err)
 	}
 	return nil
 }

@@ -273,7 +273,7 @@ resource "mlplatform_training_schedule" "test" {
 		CheckDestroy: func(*terraform.State) error {
 			_, err := acctest.Dynamic(t).Resource(argo.CronWorkflowKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
 			if !apierrors.IsNotFound(err) {
-				return fmt.Errorf("CronWorkflow %s/%s: get returned %v; want NotFound", ns, name, err)
+				return fmt.Errorf("CronWorkflow %s/%s: get returned %w; want NotFound", ns, name, err)
 			}
 			return nil
 		},
