@@ -1,5 +1,6 @@
 // Package argo holds the resources for Argo Workflows (argoproj.io/v1alpha1): training job
-// templates, written as WorkflowTemplates that ML engineers submit with a few parameters.
+// templates, written as WorkflowTemplates that ML engineers submit with a few parameters, and
+// training schedules, written as CronWorkflows that run them.
 package argo
 
 import (
