@@ -27,10 +27,8 @@ func (trainingJobTemplate) Expand(ctx context.Context, m *trainingJobTemplateMod
 		Metadata:      podMeta,
 		Container:     container(ctx, m, meta.Namespace, p, &diags),
 		NodeSelector:  nodeSelector(m, p),
+		Tolerations:   tolerations(p),
 		RetryStrategy: retryStrategy(m),
-	}
-	if p.GPU != nil {
-		tmpl.Tolerations = []corev1.Toleration{{Key: taintGPU, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 	}
 	if shm := m.Hardware.ShmSizeGB; !shm.IsNull() {
 		size := apiresource.MustParse(fmt.Sprintf("%dGi", shm.ValueInt64()))
@@ -126,6 +124,14 @@ func nodeSelector(m *trainingJobTemplateModel, p *jobPlan) map[string]string {
 		out[labelCapacityType] = c
 	}
 	return out
+}
+
+// tolerations let a GPU pod onto the GPU pools' nodes.
+func tolerations(p *jobPlan) []corev1.Toleration {
+	if p.GPU == nil {
+		return nil
+	}
+	return []corev1.Toleration{{Key: taintGPU, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 }
 
 func retryStrategy(m *trainingJobTemplateModel) *wfv1.RetryStrategy {

@@ -62,7 +62,7 @@ func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
 	ns, name := acctest.Name("acc-tjt-nlp"), "sentiment"
 	config := func(lr, capacity string) string { return tjtConfig("", ns, name, lr, capacity, "") }
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { teamNamespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_job_template", argo.WorkflowTemplateKind),
 		Steps: []resource.TestStep{
@@ -231,7 +231,7 @@ resource "mlplatform_training_job_template" "test" {
 }
 `, ns, name)
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { teamNamespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_job_template", argo.WorkflowTemplateKind),
 		Steps: []resource.TestStep{

@@ -58,7 +58,7 @@ starting_deadline = "1h"
 concurrency_policy = "Replace"
 parameters        = { dataset_version = "latest", learning_rate = "1e-4" }`
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { teamNamespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_schedule", argo.CronWorkflowKind),
 		Steps: []resource.TestStep{
@@ -267,7 +267,7 @@ resource "mlplatform_training_schedule" "test" {
 }
 `, ns, name)
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { teamNamespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		// Neither refused apply wrote the CronWorkflow.
 		CheckDestroy: func(*terraform.State) error {
