@@ -1,9 +1,9 @@
 # The complete platform, applied by `make demo`. The connection comes from the environment
 # (KUBE_CONFIG_PATH / KUBE_CONFIG_PATHS), so the same configuration works on any cluster.
 #
-# Two GPU fleets (A100 80GB sliced into 1g.10gb MIG instances, on on-demand and spot nodes, and
-# whole H100s), Kueue flavors fed from what the fleets supply, and three team queues that share
-# the fleets through one cohort.
+# GPU fleets (A100 80GB as whole GPUs and sliced into 1g.10gb MIG instances, on on-demand and
+# spot nodes, and whole H100s), Kueue flavors fed from what the fleets supply, three team queues
+# that share the fleets through one cohort, and the training templates ML engineers submit.
 
 terraform {
   required_providers {
@@ -49,19 +49,30 @@ resource "mlplatform_node_class" "gpu" {
   billing = { team = "ml-platform" }
 }
 
-# 48 A100 80GB GPUs on p4de.24xlarge (8 per node): 16 on-demand for critical work, 32 spot for
-# training that checkpoints. Sliced all-1g.10gb: 7 nvidia.com/mig-1g.10gb per GPU.
+# 48 A100 80GB GPUs on p4de.24xlarge (8 per node). 32 whole GPUs for training (8 on-demand for
+# critical work, 24 spot for training that checkpoints) ...
 resource "mlplatform_gpu_node_pool" "a100" {
   name       = "a100-80gb"
   node_class = mlplatform_node_class.gpu.name
   gpu        = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
-  mig        = { strategy = "mixed", config = "all-1g.10gb" }
-  on_demand  = { max_gpus = 16 }
-  spot       = { max_gpus = 32 }
+  on_demand  = { max_gpus = 8 }
+  spot       = { max_gpus = 24 }
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   # On the nodes as labels and, through the pool's copy of the node class, on the EC2 instances
   # and volumes as tags.
   billing = { project = "fine-tuning" }
+}
+
+# ... and 16 sliced all-1g.10gb for experiments: 7 nvidia.com/mig-1g.10gb per GPU.
+resource "mlplatform_gpu_node_pool" "a100_mig" {
+  name       = "a100-80gb-mig"
+  node_class = mlplatform_node_class.gpu.name
+  gpu        = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
+  mig        = { strategy = "mixed", config = "all-1g.10gb" }
+  on_demand  = { max_gpus = 8 }
+  spot       = { max_gpus = 8 }
+  disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
+  billing    = { project = "experiments" }
 }
 
 # 16 whole H100 GPUs on p5.48xlarge, on-demand only.
@@ -76,11 +87,15 @@ resource "mlplatform_gpu_node_pool" "h100" {
 # --- Kueue flavors, fed from what the pools supply (known at plan time) ------------------
 
 locals {
+  # In the order Kueue tries them: on-demand before spot, whole GPUs before slices.
   supplies = {
-    "a100-1g10gb-on-demand" = mlplatform_gpu_node_pool.a100.supplies["on-demand"]
-    "a100-1g10gb-spot"      = mlplatform_gpu_node_pool.a100.supplies["spot"]
+    "a100-on-demand"        = mlplatform_gpu_node_pool.a100.supplies["on-demand"]
+    "a100-spot"             = mlplatform_gpu_node_pool.a100.supplies["spot"]
+    "a100-1g10gb-on-demand" = mlplatform_gpu_node_pool.a100_mig.supplies["on-demand"]
+    "a100-1g10gb-spot"      = mlplatform_gpu_node_pool.a100_mig.supplies["spot"]
     "h100-on-demand"        = mlplatform_gpu_node_pool.h100.supplies["on-demand"]
   }
+  flavor_order = ["a100-on-demand", "a100-spot", "a100-1g10gb-on-demand", "a100-1g10gb-spot", "h100-on-demand"]
 }
 
 resource "mlplatform_resource_flavor" "gpu" {
@@ -93,9 +108,22 @@ resource "mlplatform_resource_flavor" "gpu" {
 }
 
 # --- Kueue queues --------------------------------------------------------------------------
-# Each team gets 15 A100 80GB GPUs as 105 1g.10gb slices (35 on on-demand, 70 on spot nodes,
-# with the CPU and memory that come with them: p4de.24xlarge has 12 vCPUs and 144 GiB per GPU),
-# and 5 H100s. The three teams borrow each other's idle quota through one cohort.
+# Each team's share of every flavor, with the CPU and memory that come with it (p4de.24xlarge has
+# 12 vCPUs and 144 GiB per GPU, about 1.7 vCPUs and 20 GiB per 1g.10gb slice; p5.48xlarge 24
+# vCPUs and 256 GiB per GPU). One resource group covers all four resources, since Kueue lets a
+# resource (cpu, memory) be in one group only; a flavor gives 0 of a GPU resource its nodes do
+# not have. The three teams borrow each other's idle quota through one cohort.
+
+locals {
+  covered = ["nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "cpu", "memory"]
+  team_quota = {
+    "a100-on-demand"        = { "nvidia.com/gpu" = "2", "nvidia.com/mig-1g.10gb" = "0", cpu = "24", memory = "288Gi" }
+    "a100-spot"             = { "nvidia.com/gpu" = "8", "nvidia.com/mig-1g.10gb" = "0", cpu = "96", memory = "1152Gi" }
+    "a100-1g10gb-on-demand" = { "nvidia.com/gpu" = "0", "nvidia.com/mig-1g.10gb" = "18", cpu = "30", memory = "360Gi" }
+    "a100-1g10gb-spot"      = { "nvidia.com/gpu" = "0", "nvidia.com/mig-1g.10gb" = "18", cpu = "30", memory = "360Gi" }
+    "h100-on-demand"        = { "nvidia.com/gpu" = "5", "nvidia.com/mig-1g.10gb" = "0", cpu = "120", memory = "1280Gi" }
+  }
+}
 
 resource "mlplatform_cohort" "training" {
   name = "training"
@@ -111,49 +139,20 @@ resource "mlplatform_cluster_queue" "team" {
     match_labels = { "kubernetes.io/metadata.name" = each.key }
   }
 
-  # A100 slices: on-demand first, then spot.
   resource_group {
-    covered_resources = ["nvidia.com/mig-1g.10gb", "cpu", "memory"]
-    flavor {
-      name = mlplatform_resource_flavor.gpu["a100-1g10gb-on-demand"].name
-      resource {
-        name          = "nvidia.com/mig-1g.10gb"
-        nominal_quota = "35"
-      }
-      resource {
-        name          = "cpu"
-        nominal_quota = "60"
-      }
-      resource {
-        name          = "memory"
-        nominal_quota = "720Gi"
-      }
-    }
-    flavor {
-      name = mlplatform_resource_flavor.gpu["a100-1g10gb-spot"].name
-      resource {
-        name          = "nvidia.com/mig-1g.10gb"
-        nominal_quota = "70"
-      }
-      resource {
-        name          = "cpu"
-        nominal_quota = "120"
-      }
-      resource {
-        name          = "memory"
-        nominal_quota = "1440Gi"
-      }
-    }
-  }
-
-  # Whole H100s.
-  resource_group {
-    covered_resources = ["nvidia.com/gpu"]
-    flavor {
-      name = mlplatform_resource_flavor.gpu["h100-on-demand"].name
-      resource {
-        name          = "nvidia.com/gpu"
-        nominal_quota = "5"
+    covered_resources = local.covered
+    dynamic "flavor" {
+      for_each = local.flavor_order
+      content {
+        name = mlplatform_resource_flavor.gpu[flavor.value].name
+        # One block per covered resource, in the order of covered_resources.
+        dynamic "resource" {
+          for_each = local.covered
+          content {
+            name          = resource.value
+            nominal_quota = local.team_quota[flavor.value][resource.value]
+          }
+        }
       }
     }
   }
@@ -187,6 +186,86 @@ resource "mlplatform_workload_priority_class" "experiment" {
   name        = "experiment"
   value       = 100
   description = "Experiments and sweeps: may be preempted, so checkpoint to durable storage."
+}
+
+# --- Training templates (Argo Workflows) ----------------------------------------------------
+# What ML engineers submit, e.g. `argo submit --from workflowtemplate/sentiment-model -n nlp
+# -p learning_rate=1e-4` (`terraform output submit_commands` prints each template's line). Every
+# pod carries its team's queue, priority and billing labels; a run preempted by Kueue or whose
+# spot node is reclaimed is retried and resumes from its checkpoint, and a genuine failure
+# (exit 1, OOMKilled) is not retried. Before a template is written, the provider checks that its
+# queue can admit one of its pods.
+
+# The nlp team's sentiment model: one whole A100 80GB on spot, with checkpoints.
+resource "mlplatform_training_job_template" "sentiment" {
+  namespace      = "nlp"
+  name           = "sentiment-model"
+  queue          = mlplatform_local_queue.team["nlp"].name
+  priority_class = mlplatform_workload_priority_class.production.name
+  billing = {
+    "billing.mlplatform.io/team"    = "nlp"
+    "billing.mlplatform.io/project" = "sentiment"
+  }
+
+  source          = { git_repo = "https://github.com/acme/models.git" }
+  image           = "ghcr.io/acme/sentiment-trainer:1.4.0"
+  training_script = "train.py"
+  dataset_version = "2024-06"
+  hyperparameters = {
+    learning_rate = "3e-4"
+    batch_size    = "32"
+  }
+
+  hardware = {
+    gpu_type    = "a100-80gb"
+    gpu_count   = 1
+    cpu_cores   = 8
+    memory_gb   = 128
+    shm_size_gb = 16
+  }
+  capacity   = "spot"
+  checkpoint = { uri = "s3://acme-checkpoints/training" }
+
+  active_deadline    = "48h" # counts the time the run waits in the queue too
+  ttl_after_finished = "72h"
+}
+
+# The research team's MIG experiment on one 1g.10gb slice of an A100 80GB.
+resource "mlplatform_training_job_template" "mig_experiment" {
+  namespace      = "research"
+  name           = "mig-experiment"
+  queue          = mlplatform_local_queue.team["research"].name
+  priority_class = mlplatform_workload_priority_class.experiment.name
+  billing        = { "billing.mlplatform.io/team" = "research" }
+
+  image           = "ghcr.io/acme/research:0.3"
+  command         = ["python", "-m", "experiments.small"]
+  hyperparameters = { seed = "42" }
+
+  hardware = {
+    gpu_type  = "a100-1g.10gb"
+    cpu_cores = 1
+    memory_gb = 16
+  }
+}
+
+# Nightly retraining of the sentiment model on the latest dataset, on weekdays at 02:00 Berlin
+# time; a run still going (or queued) when the next is due makes that one skip.
+resource "mlplatform_training_schedule" "nightly_sentiment" {
+  namespace  = "nlp"
+  name       = "nightly-sentiment"
+  template   = mlplatform_training_job_template.sentiment.name
+  schedules  = ["0 2 * * 1-5"]
+  timezone   = "Europe/Berlin"
+  parameters = { dataset_version = "latest" }
+}
+
+output "submit_commands" {
+  description = "The command an ML engineer runs to submit each template with its default parameters."
+  value = {
+    for t in [mlplatform_training_job_template.sentiment, mlplatform_training_job_template.mig_experiment] :
+    "${t.namespace}/${t.name}" => t.submit_command
+  }
 }
 
 output "supplies" {

@@ -57,7 +57,7 @@ resource "mlplatform_training_job_template" "sentiment" {
 resource "mlplatform_training_job_template" "mig_experiment" {
   namespace = "research"
   name      = "mig-experiment"
-  queue     = "training"
+  queue     = mlplatform_local_queue.research.name
   billing   = { "billing.mlplatform.io/team" = "research" }
 
   image   = "ghcr.io/acme/research:0.3"

@@ -36,7 +36,10 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["queue"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Name of the Kueue LocalQueue in the namespace that admits the runs: the label `" + labelQueue +
 			"` on every pod-creating template's `metadata.labels` (and `podMetadata`), which is where Kueue's pod " +
-			"integration reads it.",
+			"integration reads it. Before the template is written, the provider checks that Kueue could admit one " +
+			"of its pods there: the LocalQueue exists, its ClusterQueue has a flavor whose nodes the pod selects " +
+			"(`capacity`, GPU model) and tolerates, and one pod's request fits that flavor's nominal quota plus " +
+			"borrowing limit. Refer to the queue resource (`mlplatform_local_queue.x.name`) so that it is created first.",
 		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["priority_class"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Name of a Kueue WorkloadPriorityClass for the runs (label `" + labelPriority + "` on their pods).",
