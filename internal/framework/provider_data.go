@@ -21,6 +21,9 @@ type ProviderData struct {
 	// DefaultLabelsUnknown is true while default_labels depends on values known only at apply (e.g.
 	// a cluster created in the same run): resources then plan labels_all as unknown.
 	DefaultLabelsUnknown bool
+	// PricingRegion is the provider's pricing_region (its default when not set), or "" while it is
+	// known only at apply: GPU node pools then plan their hourly prices as unknown.
+	PricingRegion string
 
 	claimsMu sync.Mutex
 	claims   map[string]string // a shared object's key -> the resource that declares it, at plan

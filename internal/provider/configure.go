@@ -14,6 +14,7 @@ import (
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/pricing"
 )
 
 // Configure builds the provider's one client without contacting the cluster: the connection is
@@ -25,6 +26,10 @@ func (p *mlplatformProvider) Configure(ctx context.Context, req provider.Configu
 		return
 	}
 	data := &framework.ProviderData{DefaultLabelsUnknown: anyUnknown(m.DefaultLabels)}
+	data.PricingRegion = m.PricingRegion.ValueString()
+	if m.PricingRegion.IsNull() {
+		data.PricingRegion = pricing.DefaultRegion
+	}
 	if !data.DefaultLabelsUnknown {
 		resp.Diagnostics.Append(m.DefaultLabels.ElementsAs(ctx, &data.DefaultLabels, false)...)
 	}

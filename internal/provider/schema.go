@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/pricing"
 )
 
 type providerModel struct {
@@ -35,6 +38,7 @@ type providerModel struct {
 	Exec                  []execModel  `tfsdk:"exec"`
 	DefaultLabels         types.Map    `tfsdk:"default_labels"`
 	FieldManager          types.String `tfsdk:"field_manager"`
+	PricingRegion         types.String `tfsdk:"pricing_region"`
 }
 
 type execModel struct {
@@ -103,6 +107,17 @@ func (p *mlplatformProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 					"(e.g. `kubectl edit`) instead of failing on a conflict; fields it never set are left alone.",
 					kube.DefaultFieldManager),
 				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+			},
+			"pricing_region": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("AWS region of the cluster's EC2 instances, whose on-demand prices make the "+
+					"`hourly_price` of `mlplatform_gpu_node_pool`'s `supplies`. Defaults to `%s`. One setting for the provider, "+
+					"as a provider speaks to one cluster and a cluster's nodes are in one region. Prices are those of "+
+					"karpenter-provider-aws %s's static tables, in USD, which cover %s only: in another region a pool's "+
+					"`hourly_price` is null unless the pool gives its prices (`on_demand.price_per_hour`, `spot.price_per_hour`).",
+					pricing.DefaultRegion, pricing.SourceVersion, "`"+strings.Join(pricing.Regions(), "`, `")+"`"),
+				Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[a-z]{2}(-[a-z]+)+-[0-9]+$`),
+					"must be an AWS region such as us-east-1")},
 			},
 		},
 		Blocks: map[string]schema.Block{

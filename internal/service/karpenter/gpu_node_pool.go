@@ -3,6 +3,7 @@ package karpenter
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -31,7 +32,7 @@ type gpuNodePoolModel struct {
 	framework.Metadata
 	NodeClass    types.String           `tfsdk:"node_class"`
 	GPU          *gpuModel              `tfsdk:"gpu"`
-	Spot         *capacityModel         `tfsdk:"spot"`
+	Spot         *spotModel             `tfsdk:"spot"`
 	OnDemand     *capacityModel         `tfsdk:"on_demand"`
 	MIG          *migModel              `tfsdk:"mig"`
 	TimeSlicing  *timeSlicingModel      `tfsdk:"time_slicing"`
@@ -54,8 +55,14 @@ type gpuModel struct {
 }
 
 type capacityModel struct {
-	MaxGPUs types.Int64 `tfsdk:"max_gpus"`
-	Weight  types.Int64 `tfsdk:"weight"`
+	MaxGPUs      types.Int64   `tfsdk:"max_gpus"`
+	Weight       types.Int64   `tfsdk:"weight"`
+	PricePerHour types.Float64 `tfsdk:"price_per_hour"`
+}
+
+type spotModel struct {
+	capacityModel
+	Discount types.Float64 `tfsdk:"discount"`
 }
 
 type migModel struct {
@@ -108,7 +115,7 @@ func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator 
 }
 
 func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
-	return schema.SingleNestedAttribute{
+	a := schema.SingleNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + map[string]string{"spot": capacitySpot, "on-demand": capacityOnDemand}[kind] +
 			"` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
@@ -122,6 +129,26 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
 		},
 	}
+	if kind == capacityOnDemand {
+		a.Attributes["price_per_hour"] = schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "On-demand price of one instance per hour (USD), instead of the price table's for the provider's " +
+				"`pricing_region` (e.g. a negotiated price, or a region the table lacks). It then also underlies `spot.discount`. " +
+				"The instance types must then carry one GPU count, as the price is per instance.",
+			Validators: []validator.Float64{float64validator.AtLeast(0)}}
+		return a
+	}
+	a.Attributes["price_per_hour"] = schema.Float64Attribute{Optional: true,
+		MarkdownDescription: "Spot price of one instance per hour (USD), for `supplies[\"spot\"].hourly_price`. Conflicts with " +
+			"`discount`; with neither, the spot `hourly_price` is null, as spot prices change and no table holds them. " +
+			"The instance types must then carry one GPU count, as the price is per instance.",
+		Validators: []validator.Float64{float64validator.AtLeast(0),
+			float64validator.ConflictsWith(path.MatchRelative().AtParent().AtName("discount"))}}
+	a.Attributes["discount"] = schema.Float64Attribute{Optional: true,
+		MarkdownDescription: "Spot price as a fraction off the on-demand price, 0 to 1 (`0.6`: spot costs 40% of on-demand), for " +
+			"`supplies[\"spot\"].hourly_price`. The on-demand price is `on_demand.price_per_hour` when set, else the price table's. " +
+			"Conflicts with `price_per_hour`.",
+		Validators: []validator.Float64{float64validator.Between(0, 1)}}
+	return a
 }
 
 func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
@@ -200,19 +227,32 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
 			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +
-			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`).",
+			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`), and `hourly_price`, what one " +
+			"unit of each costs per hour, so that a quota's most hourly cost can be computed at plan.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"node_labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Labels that select the nodes."},
 			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
 			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
+			"hourly_price": schema.MapAttribute{ElementType: types.Float64Type, Computed: true,
+				MarkdownDescription: "Price per hour (USD) of one unit of each resource in `resources`: a whole GPU costs the " +
+					"instance price divided by its GPUs; the units one GPU exposes share its price in proportion to their " +
+					"compute slices (a MIG profile's `Ng`, 1 for a whole GPU or a time-slicing replica), so they add up to the " +
+					"GPU's price: a `1g.10gb` of an A100 under `all-1g.10gb` costs 1/7 of the GPU, under `all-balanced` " +
+					"(2 x 1g.10gb, 2g.20gb, 3g.40gb) a 1g 1/7, the 2g 2/7 and the 3g 3/7, and a slice the layout leaves idle is " +
+					"paid by those in use. With instance types of different prices per GPU, the highest is taken, so " +
+					"`resources` x `hourly_price` bounds what the capacity can cost. On-demand prices are the table's for the " +
+					"provider's `pricing_region` unless `on_demand.price_per_hour` is set; spot prices come from " +
+					"`spot.price_per_hour` or `spot.discount`. Null when there is no price: spot with neither, or no on-demand " +
+					"price for the region and instance types (the plan then warns). Known at plan."},
 		}}}
 	attrs[attrCopyInSync] = copyInSyncAttribute()
 	attrs["wait_for_ready"] = waitForReadyAttribute("each of the pool's objects (NodePools, NodeOverlays, EC2NodeClass copy)")
 	return schema.Schema{
 		MarkdownDescription: "A GPU fleet on Karpenter: one NodePool per capacity type (`<name>-spot`, `<name>-on-demand`), " +
 			"limited in GPUs, with MIG or time-slicing, NodeOverlays for mixed MIG, and for billing an EC2NodeClass of its own. The GPU model, instance types and " +
-			"MIG layout are checked at plan time, and `supplies` tells Kueue flavors and quotas what the nodes offer.",
+			"MIG layout are checked at plan time, and `supplies` tells Kueue flavors and quotas what the nodes offer and " +
+			"what each unit costs per hour.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

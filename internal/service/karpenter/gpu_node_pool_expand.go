@@ -86,17 +86,25 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 		}
 		in.Replicas = int(ts.Replicas.ValueInt64())
 	}
+	var spot *capacityModel
+	discount := types.Float64Null()
+	if m.Spot != nil {
+		spot, discount = &m.Spot.capacityModel, m.Spot.Discount
+	}
 	for _, c := range []struct {
-		t string
-		m *capacityModel
-	}{{capacityOnDemand, m.OnDemand}, {capacitySpot, m.Spot}} {
+		t        string
+		m        *capacityModel
+		discount types.Float64
+	}{{capacityOnDemand, m.OnDemand, types.Float64Null()}, {capacitySpot, spot, discount}} {
 		if c.m == nil {
 			continue
 		}
 		if c.m.MaxGPUs.IsUnknown() || c.m.Weight.IsUnknown() {
 			return in, false
 		}
-		in.Capacity = append(in.Capacity, capacityInput{Type: c.t, MaxGPUs: c.m.MaxGPUs.ValueInt64(), Weight: c.m.Weight.ValueInt64()})
+		in.PricesUnknown = in.PricesUnknown || c.m.PricePerHour.IsUnknown() || c.discount.IsUnknown()
+		in.Capacity = append(in.Capacity, capacityInput{Type: c.t, MaxGPUs: c.m.MaxGPUs.ValueInt64(), Weight: c.m.Weight.ValueInt64(),
+			PricePerHour: c.m.PricePerHour.ValueFloat64Pointer(), Discount: c.discount.ValueFloat64Pointer()})
 	}
 	return in, true
 }
@@ -136,13 +144,16 @@ func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConf
 
 // ModifyPlan sets supplies from the configuration, so that it is known at plan, and
 // node_class_copy_in_sync.
-func (gpuNodePool) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
 	perNode := types.Int64Unknown()
 	var m gpuNodePoolModel
 	if !req.Plan.Get(ctx, &m).HasError() {
-		if v, ok := m.supplies(ctx); ok {
+		if v, notes, ok := m.supplies(ctx, pricingRegion(pd)); ok {
 			supplies = v
+			for _, n := range notes {
+				resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
+			}
 		}
 		if v, ok := m.gpusPerNode(ctx); ok {
 			perNode = v
@@ -176,26 +187,37 @@ func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (types.Int64, bool) 
 }
 
 var supplyAttrTypes = map[string]attr.Type{
-	"node_labels": types.MapType{ElemType: types.StringType},
-	"taints":      types.ListType{ElemType: taintType},
-	"tolerations": types.ListType{ElemType: tolerationType},
-	"resources":   types.MapType{ElemType: types.Int64Type},
+	"node_labels":  types.MapType{ElemType: types.StringType},
+	"taints":       types.ListType{ElemType: taintType},
+	"tolerations":  types.ListType{ElemType: tolerationType},
+	"resources":    types.MapType{ElemType: types.Int64Type},
+	"hourly_price": types.MapType{ElemType: types.Float64Type},
 }
 
-// supplies computes the supplies attribute from the model; ok is false while it cannot be known.
-func (m *gpuNodePoolModel) supplies(ctx context.Context) (types.Map, bool) {
+// pricingRegion is the provider's pricing_region, "" while it is unknown.
+func pricingRegion(pd *framework.ProviderData) string {
+	if pd == nil {
+		return ""
+	}
+	return pd.PricingRegion
+}
+
+// supplies computes the supplies attribute from the model and the pricing region ("" while
+// unknown); ok is false while it cannot be known. notes say why an hourly_price is null when the
+// price table lacks a price.
+func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.Map, []string, bool) {
 	in, ok := m.input(ctx)
 	if !ok {
-		return types.Map{}, false
+		return types.Map{}, nil, false
 	}
 	p, perr := planPool(in)
 	if perr != nil {
-		return types.Map{}, false
+		return types.Map{}, nil, false
 	}
 	taints, tolerations := []attr.Value{}, []attr.Value{}
 	for _, t := range m.Taints {
 		if t.Key.IsUnknown() || t.Value.IsUnknown() || t.Effect.IsUnknown() {
-			return types.Map{}, false
+			return types.Map{}, nil, false
 		}
 		taints = append(taints, types.ObjectValueMust(taintType.AttrTypes, map[string]attr.Value{"key": t.Key, "value": t.Value, "effect": t.Effect}))
 		op := "Exists"
@@ -207,18 +229,32 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context) (types.Map, bool) {
 			"effect": t.Effect, "toleration_seconds": types.Int64Null()}))
 	}
 	out := map[string]attr.Value{}
+	var notes []string
 	for _, c := range in.Capacity {
 		s := p.supply(in.Name, c)
 		res, _ := types.MapValueFrom(ctx, types.Int64Type, s.Resources)
+		price := types.MapUnknown(types.Float64Type)
+		if region != "" && !in.PricesUnknown {
+			prices, note := p.hourlyPrices(in, c, region)
+			price = types.MapNull(types.Float64Type)
+			if prices != nil {
+				price, _ = types.MapValueFrom(ctx, types.Float64Type, prices)
+			}
+			if note != "" {
+				notes = append(notes, fmt.Sprintf("supplies[%q].hourly_price is null: %s. Give the price with %s.price_per_hour%s.",
+					c.Type, note, capacityAttr(capacityOnDemand), map[bool]string{true: " or spot.price_per_hour"}[c.Type == capacitySpot]))
+			}
+		}
 		out[c.Type] = types.ObjectValueMust(supplyAttrTypes, map[string]attr.Value{
-			"node_labels": framework.MapValue(s.NodeLabels),
-			"taints":      types.ListValueMust(taintType, taints),
-			"tolerations": types.ListValueMust(tolerationType, tolerations),
-			"resources":   res,
+			"node_labels":  framework.MapValue(s.NodeLabels),
+			"taints":       types.ListValueMust(taintType, taints),
+			"tolerations":  types.ListValueMust(tolerationType, tolerations),
+			"resources":    res,
+			"hourly_price": price,
 		})
 	}
 	v, diags := types.MapValue(types.ObjectType{AttrTypes: supplyAttrTypes}, out)
-	return v, !diags.HasError()
+	return v, notes, !diags.HasError()
 }
 
 func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gpuNodePoolModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {

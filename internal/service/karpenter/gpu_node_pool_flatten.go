@@ -44,7 +44,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 		}
 	}
 	m.OnDemand = flattenCapacity(pools[capacityOnDemand], m.OnDemand)
-	m.Spot = flattenCapacity(pools[capacitySpot], m.Spot)
+	m.Spot = flattenSpot(pools[capacitySpot], m.Spot)
 	if first == nil {
 		return diags // only the overlay is left: the plan re-creates the NodePools
 	}
@@ -103,7 +103,9 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	if n, ok := m.gpusPerNode(ctx); ok && m.GPU != nil {
 		m.GPU.CountPerNode = n
 	}
-	if s, ok := m.supplies(ctx); ok {
+	// While pricing_region is unknown (a plan's refresh), the prices are kept as they were: state
+	// holds no unknown values.
+	if s, _, ok := m.supplies(ctx, pricingRegion(p)); ok && pricingRegion(p) != "" {
 		m.Supplies = s
 	}
 	return diags
@@ -145,7 +147,11 @@ func flattenCapacity(np *karpv1.NodePool, prior *capacityModel) *capacityModel {
 	if np == nil {
 		return nil
 	}
-	out := &capacityModel{MaxGPUs: types.Int64Null(), Weight: types.Int64Null()}
+	// Prices live in Terraform only: kept as configured, null on import.
+	out := &capacityModel{MaxGPUs: types.Int64Null(), Weight: types.Int64Null(), PricePerHour: types.Float64Null()}
+	if prior != nil {
+		out.PricePerHour = prior.PricePerHour
+	}
 	if q, ok := np.Spec.Limits[gpu.ResourceGPU]; ok {
 		out.MaxGPUs = types.Int64Value(q.Value())
 	}
@@ -153,6 +159,19 @@ func flattenCapacity(np *karpv1.NodePool, prior *capacityModel) *capacityModel {
 		out.Weight = types.Int64Value(int64(*np.Spec.Weight))
 	}
 	return out
+}
+
+func flattenSpot(np *karpv1.NodePool, prior *spotModel) *spotModel {
+	var priorCapacity *capacityModel
+	discount := types.Float64Null()
+	if prior != nil {
+		priorCapacity, discount = &prior.capacityModel, prior.Discount
+	}
+	c := flattenCapacity(np, priorCapacity)
+	if c == nil {
+		return nil
+	}
+	return &spotModel{capacityModel: *c, Discount: discount}
 }
 
 func flattenGPU(np *karpv1.NodePool, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/pricing"
 )
 
 // Capacity types, as karpenter.sh/capacity-type spells them.
@@ -36,13 +37,20 @@ type poolInput struct {
 	MIGConfig     string
 	Replicas      int // time-slicing; 0 when off
 	Capacity      []capacityInput
+	// PricesUnknown is true while a price_per_hour or discount is known only at apply.
+	PricesUnknown bool
 }
 
 type capacityInput struct {
-	Type    string // capacitySpot or capacityOnDemand
-	MaxGPUs int64
-	Weight  int64
+	Type         string // capacitySpot or capacityOnDemand
+	MaxGPUs      int64
+	Weight       int64
+	PricePerHour *float64 // per instance; nil when not set
+	Discount     *float64 // spot only: fraction off the on-demand price
 }
+
+// capacityAttr is the attribute of a capacity type: on_demand or spot.
+func capacityAttr(t string) string { return strings.ReplaceAll(t, "-", "_") }
 
 // poolPlan is what a valid poolInput yields.
 type poolPlan struct {
@@ -112,7 +120,82 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 			p.Exposure = e
 		}
 	}
+	for _, c := range in.Capacity {
+		if c.PricePerHour == nil {
+			continue
+		}
+		for _, it := range p.InstanceTypes[1:] {
+			if it.GPUs != p.InstanceTypes[0].GPUs {
+				return nil, &planError{[]any{capacityAttr(c.Type), "price_per_hour"}, fmt.Sprintf(
+					"a price per instance needs instance types with one GPU count, but %s has %d GPUs and %s %d; "+
+						"list instance types of one GPU count in gpu.instance_types, or use a pool per count",
+					p.InstanceTypes[0].Name, p.InstanceTypes[0].GPUs, it.Name, it.GPUs)}
+			}
+		}
+	}
 	return p, nil
+}
+
+// capacity returns the pool's input for capacity type t, or nil.
+func (in poolInput) capacity(t string) *capacityInput {
+	for i := range in.Capacity {
+		if in.Capacity[i].Type == t {
+			return &in.Capacity[i]
+		}
+	}
+	return nil
+}
+
+// hourlyPrices is the price per hour of one unit of each resource a NodePool of capacity c
+// supplies (see pricing.UnitPrices), from the price of one GPU: the instance price given in the
+// pool divided by its GPUs, else the highest on-demand price per GPU among the pool's instance
+// types in region, so that resources x price bounds the capacity's cost. Spot takes its
+// price_per_hour, or the on-demand price per GPU less its discount. It returns nil when there is
+// no price: spot with neither (no note), or no table price (note says why).
+func (p *poolPlan) hourlyPrices(in poolInput, c capacityInput, region string) (map[string]float64, string) {
+	gpus := float64(p.InstanceTypes[0].GPUs) // one count whenever a price per instance is given
+	perGPU := 0.0
+	switch {
+	case c.PricePerHour != nil:
+		perGPU = *c.PricePerHour / gpus
+	case c.Type == capacitySpot && c.Discount == nil:
+		return nil, ""
+	default:
+		od, note := p.onDemandPerGPU(in, region)
+		if note != "" {
+			return nil, note
+		}
+		perGPU = od
+		if c.Type == capacitySpot {
+			perGPU = od * (1 - *c.Discount)
+		}
+	}
+	return pricing.UnitPrices(p.Exposure, perGPU), ""
+}
+
+// onDemandPerGPU is the on-demand price of one GPU: on_demand.price_per_hour divided by the GPUs,
+// else the highest table price per GPU among the instance types priced in region (a type without a
+// price there is not offered there). note is non-empty when there is none.
+func (p *poolPlan) onDemandPerGPU(in poolInput, region string) (float64, string) {
+	if od := in.capacity(capacityOnDemand); od != nil && od.PricePerHour != nil {
+		return *od.PricePerHour / float64(p.InstanceTypes[0].GPUs), ""
+	}
+	best, found := 0.0, false
+	var errs []string
+	for _, it := range p.InstanceTypes {
+		price, err := pricing.OnDemand(region, it.Name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if g := price / float64(it.GPUs); !found || g > best {
+			best, found = g, true
+		}
+	}
+	if !found {
+		return 0, strings.Join(slices.Compact(errs), "; ")
+	}
+	return best, ""
 }
 
 func instanceTypeNames(its []gpu.InstanceType) string {
