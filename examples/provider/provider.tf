@@ -15,6 +15,9 @@ provider "mlplatform" {
   alias                  = "eks"
   host                   = "https://ABCDEF0123456789.gr7.us-east-1.eks.amazonaws.com"
   cluster_ca_certificate = base64decode(var.cluster_ca)
+  # On-demand prices of this region make the GPU node pools' supplies[*].hourly_price
+  # (default us-east-1, the region of karpenter-provider-aws's price table).
+  pricing_region = "us-east-1"
 
   exec {
     api_version = "client.authentication.k8s.io/v1beta1"

@@ -16,8 +16,11 @@ resource "mlplatform_gpu_node_pool" "a100" {
     config   = "all-1g.10gb"
   }
 
+  # Prices: on-demand from the price table for the provider's pricing_region (or set
+  # on_demand.price_per_hour); spot has no table, so give a price or a discount, else its
+  # hourly_price is null.
   on_demand = { max_gpus = 16 }
-  spot      = { max_gpus = 32 }
+  spot      = { max_gpus = 32, discount = 0.6 }
 
   disruption = {
     consolidation_policy = "WhenEmpty"
@@ -34,4 +37,35 @@ resource "mlplatform_resource_flavor" "a100_spot" {
   node_labels = mlplatform_gpu_node_pool.a100.supplies["spot"].node_labels
   node_taints = mlplatform_gpu_node_pool.a100.supplies["spot"].taints
   tolerations = mlplatform_gpu_node_pool.a100.supplies["spot"].tolerations
+}
+
+# The most a team's quota can cost per hour, computed at plan: the quota in units of a resource
+# times supplies[...].hourly_price, the price of one unit. A 1g.10gb slice of a p4de.24xlarge
+# under all-1g.10gb costs 1/7 of a GPU, i.e. 27.44705 / 8 / 7 = 0.49 USD on-demand in us-east-1
+# and 0.196 on spot at 60% off.
+locals {
+  nlp_slices = { nominal = 28, borrowing_limit = 14 } # nvidia.com/mig-1g.10gb on spot
+  spot_slice = mlplatform_gpu_node_pool.a100.supplies["spot"].hourly_price["nvidia.com/mig-1g.10gb"]
+}
+
+resource "mlplatform_cluster_queue" "nlp" {
+  name               = "nlp"
+  namespace_selector = { match_labels = { "mlplatform.io/team" = "nlp" } }
+
+  resource_group {
+    covered_resources = ["nvidia.com/mig-1g.10gb"]
+    flavor {
+      name = mlplatform_resource_flavor.a100_spot.name
+      resource {
+        name            = "nvidia.com/mig-1g.10gb"
+        nominal_quota   = tostring(local.nlp_slices.nominal)
+        borrowing_limit = tostring(local.nlp_slices.borrowing_limit)
+      }
+    }
+  }
+}
+
+output "nlp_max_usd_per_hour" {
+  description = "What the nlp team's quota costs per hour at most, borrowing included."
+  value       = (local.nlp_slices.nominal + local.nlp_slices.borrowing_limit) * local.spot_slice
 }
