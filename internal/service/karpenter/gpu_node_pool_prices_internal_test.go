@@ -13,7 +13,9 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
 // The price per unit of supplies: the arithmetic of pricing.UnitPrices on the pool's price per GPU.
 func TestHourlyPrices(t *testing.T) {
 	const a100 = 27.44705 / 8 // p4de.24xlarge in us-east-1, per GPU
-	onDemand := func(max int64) capacityInput { return capacityInput{Type: capacityOnDemand, MaxGPUs: max, Weight: 10} }
+	onDemand := func(gpus int64) capacityInput {
+		return capacityInput{Type: capacityOnDemand, MaxGPUs: gpus, Weight: 10}
+	}
 	spot := func(price, discount *float64) capacityInput {
 		return capacityInput{Type: capacitySpot, MaxGPUs: 8, Weight: 20, PricePerHour: price, Discount: discount}
 	}
