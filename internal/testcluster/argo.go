@@ -90,6 +90,9 @@ func startArgo(bin, dir string, c *Cluster) (*argoController, error) {
 		"KUBECONFIG="+c.Kubeconfig,
 		// One controller, no Lease: it starts working at once.
 		"LEADER_ELECTION_DISABLE=true",
+		// Argo processes a Workflow at most once per this interval (10s by default), also after a
+		// pod change; its own end-to-end tests use 1s, "to speed up tests" (Makefile).
+		"DEFAULT_REQUEUE_TIME=1s",
 	)
 	// Its /healthz listens on the fixed address :6060 (cmd/workflow-controller/main.go); when a
 	// second controller holds the port this one only logs it, so readiness is not taken from there.
