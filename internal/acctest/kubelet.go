@@ -37,3 +37,10 @@ func FinishWorkflowPod(t *testing.T, namespace, name string, exitCode int, reaso
 	t.Helper()
 	kubelet.FinishWorkflowPod(t, RestConfig(t), namespace, name, exitCode, reason, message)
 }
+
+// PodDeleted removes a pod that was deleted while bound to a node (e.g. preempted by Kueue), as the
+// kubelet does once its containers are gone; call PodFinished first to report them killed.
+func PodDeleted(t *testing.T, namespace, name string) {
+	t.Helper()
+	kubelet.PodDeleted(t, RestConfig(t), namespace, name)
+}

@@ -4,7 +4,8 @@
 // container) reports to the workflow controller through a WorkflowTaskResult.
 //
 // The order of a real pod is PodRunning, TaskResultCompleted (the executor reports its outputs
-// before the wait container exits), PodFinished; FinishWorkflowPod does the last two.
+// before the wait container exits), PodFinished; FinishWorkflowPod does the last two. PodDeleted
+// completes the deletion of a pod deleted while it ran.
 package kubelet
 
 import (
@@ -168,6 +169,28 @@ func FinishWorkflowPod(t testing.TB, cfg *rest.Config, namespace, name string, e
 	t.Helper()
 	TaskResultCompleted(t, cfg, namespace, name)
 	PodFinished(t, cfg, namespace, name, exitCode, reason, message)
+}
+
+// PodDeleted ends the graceful deletion of a pod that something deleted (e.g. Kueue, preempting
+// it), as the kubelet does once the containers are gone: it removes the pod with grace period 0.
+// Without a kubelet, a deleted pod that is bound to a node and not finished stays Terminating
+// forever. Call PodFinished first (e.g. exit code 137) to report the containers killed; without it
+// the pod vanishes with its last status, as when the kubelet's status update is lost. Finalizers
+// (e.g. Kueue's kueue.x-k8s.io/managed) still hold the object until their controllers remove them.
+func PodDeleted(t testing.TB, cfg *rest.Config, namespace, name string) {
+	t.Helper()
+	pods := clientset(t, cfg).CoreV1().Pods(namespace)
+	pod := get(t, pods, name)
+	if pod.DeletionTimestamp == nil {
+		t.Fatalf("pod %s/%s is not being deleted: a kubelet removes only pods deleted through the API", namespace, name)
+	}
+	err := pods.Delete(context.Background(), name, metav1.DeleteOptions{
+		GracePeriodSeconds: ptr(int64(0)),
+		Preconditions:      &metav1.Preconditions{UID: &pod.UID},
+	})
+	if err != nil && !apierrors.IsNotFound(err) {
+		t.Fatalf("removing pod %s/%s as the kubelet would: %v", namespace, name, err)
+	}
 }
 
 // argoPod is an Argo pod's node ID and a reference to its Workflow, if the pod has Argo's executor.
