@@ -21,6 +21,14 @@ import (
 
 const kueueModule = "sigs.k8s.io/kueue"
 
+// ManagedNamespaceLabel, set to "true" on a namespace, has Kueue manage the Jobs and pods created
+// there with a kueue.x-k8s.io/queue-name label (pods e.g. by Argo: Kueue's pod webhook gates them
+// until their Workload is admitted). Kueue's managedJobsNamespaceSelector selects it, and since
+// Kueue 0.15 (feature gate ManagedJobsNamespaceSelectorAlwaysRespected, on by default) Jobs in
+// other namespaces are left alone too, queue-name label or not. It is the project's own key: Kueue
+// itself puts kueue.x-k8s.io/managed=true on the pods it manages.
+const ManagedNamespaceLabel = "mlplatform.io/kueue-managed"
+
 // kueueStartTimeout bounds the manager's start, generous for a busy 2-core machine.
 const kueueStartTimeout = 3 * time.Minute
 
@@ -107,11 +115,21 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 }
 
 // kueueConfig is a Configuration (config.kueue.x-k8s.io/v1beta2) for one manager outside a cluster.
+// It manages Jobs (the default framework) and plain pods, both only in namespaces labelled
+// ManagedNamespaceLabel=true (v1beta2 has no podOptions: managedJobsNamespaceSelector replaces
+// them). The pod webhooks in manifests.yaml have no namespaceSelector (a release install adds one
+// excluding kube-system and kueue-system): every pod creation goes through Kueue's webhook, which
+// leaves pods alone outside the selected namespaces or without a queue-name label.
 func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) string {
 	return fmt.Sprintf(`apiVersion: config.kueue.x-k8s.io/v1beta2
 kind: Configuration
 leaderElection:
   leaderElect: false
+integrations:
+  frameworks: ["batch/job", "pod"]
+managedJobsNamespaceSelector:
+  matchLabels:
+    %s: "true"
 # Off: it issues certificates for the in-cluster Service name, the apiserver here calls 127.0.0.1.
 internalCertManagement:
   enable: false
@@ -123,7 +141,7 @@ health:
   healthProbeBindAddress: "127.0.0.1:%d"
 metrics:
   bindAddress: "0"
-`, w.LocalServingHost, w.LocalServingPort, w.LocalServingCertDir, healthPort)
+`, ManagedNamespaceLabel, w.LocalServingHost, w.LocalServingPort, w.LocalServingCertDir, healthPort)
 }
 
 // waitReady waits until the manager reports ready, then installs the webhook configurations and

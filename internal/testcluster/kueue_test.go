@@ -83,7 +83,8 @@ func jobWorkload(t *testing.T, c dynamic.Interface, ns, job string) *unstructure
 func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	c := client(t)
 	const ns = "team-admission"
-	mustCreate(t, c, namespaces, map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": meta(ns)})
+	mustCreate(t, c, namespaces, map[string]any{"apiVersion": "v1", "kind": "Namespace",
+		"metadata": map[string]any{"name": ns, "labels": map[string]any{ManagedNamespaceLabel: "true"}}})
 	mustCreate(t, c, flavors, flavor("a100-admission"))
 	mustCreate(t, c, clusterQueues, gpuQueue("admission", "a100-admission", gpu, quota("nvidia.com/gpu", "4")))
 	mustCreate(t, c, localQueues, map[string]any{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",

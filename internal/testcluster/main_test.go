@@ -18,9 +18,12 @@ import (
 	"k8s.io/client-go/dynamic"
 )
 
-// cluster is the control plane with Kueue that all tests here share; nil without TF_ACC or with
-// KUBECONFIG set.
-var cluster *Cluster
+// cluster is the control plane with Kueue and Argo that all tests here share; nil without TF_ACC
+// or with KUBECONFIG set. clusterDir holds its logs.
+var (
+	cluster    *Cluster
+	clusterDir string
+)
 
 func TestMain(m *testing.M) { os.Exit(runTests(m)) }
 
@@ -40,11 +43,12 @@ func runTests(m *testing.M) int {
 	}
 	hostKueueEtcBefore = hostKueueEtc()
 	start := time.Now()
-	if cluster, err = Start(dir, WithKueue()); err != nil {
+	clusterDir = dir
+	if cluster, err = Start(dir, WithKueue(), WithArgo()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("control plane and Kueue ready in %s\n", time.Since(start).Round(100*time.Millisecond))
+	fmt.Printf("control plane, Kueue and Argo ready in %s\n", time.Since(start).Round(100*time.Millisecond))
 	code := m.Run()
 	if err := cluster.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "stopping:", err)
@@ -52,7 +56,7 @@ func runTests(m *testing.M) int {
 	if code == 0 {
 		_ = os.RemoveAll(dir)
 	} else {
-		fmt.Fprintf(os.Stderr, "Kueue's log: %s/kueue.log\n", dir)
+		fmt.Fprintf(os.Stderr, "Kueue's log: %s/kueue.log, Argo's: %s/argo.log\n", dir, dir)
 	}
 	return code
 }

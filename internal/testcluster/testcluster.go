@@ -1,6 +1,7 @@
 // Package testcluster runs a local Kubernetes control plane (etcd and kube-apiserver, started by
 // controller-runtime's envtest) with the upstream CRDs of the Kueue, Karpenter and Argo versions
-// pinned in go.mod. Acceptance tests and `make demo` use it when no KUBECONFIG is given.
+// pinned in go.mod, and optionally Kueue's and Argo's real controllers. Acceptance tests and
+// `make demo` use it when no KUBECONFIG is given.
 package testcluster
 
 import (
@@ -22,6 +23,7 @@ import (
 type Cluster struct {
 	env   *envtest.Environment
 	kueue *kueueManager
+	argo  *argoController
 	// Config is an admin (system:masters) client configuration.
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
@@ -31,11 +33,17 @@ type Cluster struct {
 // Option adds to what Start runs.
 type Option func(*options)
 
-type options struct{ kueue bool }
+type options struct{ kueue, argo bool }
 
 // WithKueue also runs Kueue's controller manager, with its admission webhooks installed and served
-// locally, and waits until it answers. Its output goes to kueue.log in dir.
+// locally, and waits until it answers. Its output goes to kueue.log in dir. Kueue manages pods
+// (its "pod" integration) in namespaces labelled ManagedNamespaceLabel=true.
 func WithKueue() Option { return func(o *options) { o.kueue = true } }
+
+// WithArgo also runs Argo Workflows' workflow controller for every namespace, and waits until it
+// reconciles Workflows. Its output goes to argo.log in dir. No kubelet runs: the pods it creates
+// stay Pending until a test plays the kubelet (see package kubelet).
+func WithArgo() Option { return func(o *options) { o.argo = true } }
 
 // Start builds the control plane's binaries if they are not cached yet, starts them, installs the
 // CRDs and writes an admin kubeconfig into dir.
@@ -46,11 +54,17 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	}
 	// envtest logs through controller-runtime, which prints a stack trace when no logger is set.
 	ctrllog.SetLogger(logr.Discard())
-	var kueueBin string
+	// Built before anything starts: the first build takes minutes.
+	var kueueBin, argoBin string
 	if o.kueue {
-		// Built before anything starts: the first build takes minutes.
 		var err error
 		if kueueBin, err = kueueTool(); err != nil {
+			return nil, err
+		}
+	}
+	if o.argo {
+		var err error
+		if argoBin, err = argoTool(); err != nil {
 			return nil, err
 		}
 	}
@@ -102,12 +116,22 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	// After Kueue: the pods Argo creates must meet Kueue's webhooks from the first one on.
+	if o.argo {
+		if c.argo, err = startArgo(argoBin, dir, c); err != nil {
+			_ = c.Stop()
+			return nil, err
+		}
+	}
 	return c, nil
 }
 
-// Stop stops Kueue if it runs, then the control plane, and removes their data.
+// Stop stops Argo and Kueue if they run, then the control plane, and removes their data.
 func (c *Cluster) Stop() error {
 	var errs []error
+	if c.argo != nil {
+		errs = append(errs, c.argo.stop())
+	}
 	if c.kueue != nil {
 		errs = append(errs, c.kueue.stop())
 	}

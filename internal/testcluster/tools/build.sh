@@ -20,6 +20,7 @@ declare -A version=(
 	[tfplugindocs]=0.25.0
 	[kind]=0.33.0
 	[kueue]=0.17.0
+	[argo]=3.7.3
 )
 
 # Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
@@ -35,6 +36,7 @@ package_of() {
 	tfplugindocs) echo "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v$v" ;;
 	kind) echo "sigs.k8s.io/kind@v$v" ;;
 	kueue) echo sigs.k8s.io/kueue/cmd/kueue ;;
+	argo) echo github.com/argoproj/argo-workflows/v3/cmd/workflow-controller ;;
 	*) echo "unknown tool: $1 (known: ${!version[*]})" >&2; return 2 ;;
 	esac
 }
@@ -48,27 +50,31 @@ ldflags_of() {
 		echo "-X $v.gitVersion=v$kv -X $v.gitMajor=1 -X $v.gitMinor=${minor%%.*} -X $v.gitTreeState=clean -X $v.buildDate=1970-01-01T00:00:00Z"
 		;;
 	kueue) echo "-X sigs.k8s.io/kueue/pkg/version.GitVersion=v${version[$1]}" ;;
+	argo) echo "-X github.com/argoproj/argo-workflows/v3.version=v${version[$1]} -X github.com/argoproj/argo-workflows/v3.gitTreeState=clean" ;;
 	esac
 }
 
-# The module a tool is built in. Kueue has its own: its k8s.io versions differ from those that
-# k8s.io/kubernetes pins here.
+# The module a tool is built in. Kueue and Argo have their own: their k8s.io versions differ from
+# those that k8s.io/kubernetes pins here, and from each other's.
 module_of() {
 	case $1 in
 	kueue) echo "$here/kueue" ;;
+	argo) echo "$here/argo" ;;
 	*) echo "$here" ;;
 	esac
 }
 
 # A tool's version in its module's go.mod must match the table above.
 check_pin() {
+	local module
 	case $1 in
-	kueue)
-		local got
-		got=$(cd "$here/kueue" && go list -m -f '{{.Version}}' sigs.k8s.io/kueue)
-		[ "$got" = "v${version[$1]}" ] || { echo "tools/kueue/go.mod requires sigs.k8s.io/kueue $got, build.sh pins v${version[$1]}" >&2; return 1; }
-		;;
+	kueue) module=sigs.k8s.io/kueue ;;
+	argo) module=github.com/argoproj/argo-workflows/v3 ;;
+	*) return 0 ;;
 	esac
+	local got
+	got=$(cd "$here/$1" && go list -m -f '{{.Version}}' "$module")
+	[ "$got" = "v${version[$1]}" ] || { echo "tools/$1/go.mod requires $module $got, build.sh pins v${version[$1]}" >&2; return 1; }
 }
 
 path_of() { echo "$TOOLS_DIR/$1-${version[$1]}/$1"; }
@@ -84,14 +90,14 @@ build() {
 	local start=$SECONDS
 	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
 	(cd "$(module_of "$name")" && CGO_ENABLED=0 GOBIN="$dir.tmp" go install -trimpath -ldflags "-s -w $(ldflags_of "$name")" "$pkg")
-	# go install names the binary after the package (etcd's is "server"): one file, renamed.
+	# go install names the binary after the package (etcd's is "server", Argo's "workflow-controller"): one file, renamed.
 	[ -x "$dir.tmp/$name" ] || mv "$dir.tmp"/* "$dir.tmp/$name"
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
 	echo "built $name ${version[$name]} in $((SECONDS - start))s" >&2
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver kueue golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform etcd kube-apiserver kueue argo golangci-lint tfplugindocs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac

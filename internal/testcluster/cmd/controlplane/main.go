@@ -1,6 +1,7 @@
 // Command controlplane runs the local control plane until it is sent SIGINT or SIGTERM, for
 // `make demo` and for trying the provider by hand. It writes the admin kubeconfig to -write-kubeconfig (controller-runtime owns -kubeconfig).
-// With -kueue it also runs Kueue's controller manager and its webhooks.
+// With -kueue it also runs Kueue's controller manager and its webhooks, with -argo Argo Workflows'
+// workflow controller (no kubelet runs: the pods it creates stay Pending).
 package main
 
 import (
@@ -17,16 +18,17 @@ import (
 func main() {
 	kubeconfig := flag.String("write-kubeconfig", "", "where to write the admin kubeconfig (required)")
 	kueue := flag.Bool("kueue", false, "also run Kueue's controller manager and its webhooks")
+	argo := flag.Bool("argo", false, "also run Argo Workflows' workflow controller")
 	flag.Parse()
 	if *kubeconfig == "" {
 		log.Fatal("-write-kubeconfig is required")
 	}
-	if err := run(*kubeconfig, *kueue); err != nil {
+	if err := run(*kubeconfig, *kueue, *argo); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(kubeconfig string, kueue bool) error {
+func run(kubeconfig string, kueue, argo bool) error {
 	dir, err := os.MkdirTemp("", "mlplatform-controlplane-")
 	if err != nil {
 		return err
@@ -35,6 +37,9 @@ func run(kubeconfig string, kueue bool) error {
 	var opts []testcluster.Option
 	if kueue {
 		opts = append(opts, testcluster.WithKueue())
+	}
+	if argo {
+		opts = append(opts, testcluster.WithArgo())
 	}
 	c, err := testcluster.Start(dir, opts...)
 	if err != nil {
