@@ -120,9 +120,9 @@ func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, d
 	}
 }
 
-// ModifyPlan computes submit_command and resources at plan, and refuses an env variable that the
-// template sets itself.
-func (trainingJobTemplate) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+// ModifyPlan computes submit_command and resources at plan, refuses an env variable that the
+// template sets itself, and runs Argo's validator on the WorkflowTemplate apply would write.
+func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m trainingJobTemplateModel
 	if d := req.Plan.Get(ctx, &m); d.HasError() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), types.StringUnknown())...)
@@ -138,6 +138,7 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, _ *framework.Provider
 		}
 	}
 	setComputed(ctx, &m, &resp.Diagnostics)
+	lintPlan(ctx, p, req, &m, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
