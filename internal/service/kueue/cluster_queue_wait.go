@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -77,7 +78,8 @@ func missingFlavors(ctx context.Context, c *kube.Client, obj *unstructured.Unstr
 }
 
 // DeleteHolders names the Workloads that hold quota in the queue: Kueue keeps its resource-in-use
-// finalizer on a ClusterQueue until none does.
+// finalizer on a ClusterQueue until none does. A finished Workload keeps its admission in its
+// status but no longer holds quota (Kueue drops it from its cache), so it does not count.
 func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, _, name string) (framework.DeleteHolders, error) {
 	h := framework.DeleteHolders{
 		Reason: fmt.Sprintf("Kueue keeps the finalizer %s on a ClusterQueue while workloads hold quota in it",
@@ -94,7 +96,8 @@ func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, _, name s
 		if runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &wl) != nil {
 			continue
 		}
-		if a := wl.Status.Admission; a != nil && string(a.ClusterQueue) == name {
+		finished := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueuev1beta2.WorkloadFinished)
+		if a := wl.Status.Admission; a != nil && string(a.ClusterQueue) == name && !finished {
 			addHolder(&h, "Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
 		}
 	}
