@@ -105,7 +105,12 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"An ML engineer submits a run with the command in `submit_command`, overriding any parameter with `-p " +
 			"<name>=<value>`. When Kueue preempts the run's pod (or a spot node is reclaimed), the pod is deleted and " +
 			"Argo records `pod deleted`; the retry strategy creates a new pod of the same run, which Kueue gates and " +
-			"admits again when quota is free, and which finds its checkpoints under the same path.",
+			"admits again when quota is free, and which finds its checkpoints under the same path. A run whose " +
+			"trainer exits 1 or is OOMKilled fails at once. Kueue manages the pods only in namespaces its " +
+			"`managedJobsNamespaceSelector` selects (with the `pod` integration enabled).\n\n" +
+			"Checked before anything is written: at plan, Argo's own validator (as `argo lint --offline`) runs on the " +
+			"WorkflowTemplate apply would write, and a refusal names the attribute; before writing, the template is " +
+			"checked against the queue it names (see `queue`).",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}
