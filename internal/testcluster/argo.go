@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -42,29 +40,7 @@ var argoConfig = map[string]string{
 const argoProbe = "testcluster-argo-probe"
 
 // argoController is a running Argo Workflows workflow controller (cmd/workflow-controller).
-type argoController struct {
-	cmd     *exec.Cmd
-	log     *os.File
-	done    chan struct{} // closed when the process has exited
-	exitErr error         // the process's exit status, once done is closed
-}
-
-// argoTool is the cached controller binary, which must be the Argo version whose CRDs the
-// provider's go.mod pins.
-func argoTool() (string, error) {
-	bin, err := Tool("argo")
-	if err != nil {
-		return "", err
-	}
-	_, version, err := moduleDir(argoModule)
-	if err != nil {
-		return "", err
-	}
-	if got, want := filepath.Base(filepath.Dir(bin)), "argo-"+strings.TrimPrefix(version, "v"); got != want {
-		return "", fmt.Errorf("tools/build.sh builds %s but go.mod requires %s %s: pin the same version in both", got, argoModule, version)
-	}
-	return bin, nil
-}
+type argoController struct{ *process }
 
 // startArgo creates the controller's namespace and ConfigMap and runs the controller against c,
 // logging to argo.log in dir, until it has reconciled a probe Workflow.
@@ -72,12 +48,7 @@ func startArgo(bin, dir string, c *Cluster) (*argoController, error) {
 	if err := createArgoConfig(c); err != nil {
 		return nil, fmt.Errorf("starting Argo's workflow controller: %w", err)
 	}
-	log, err := os.Create(filepath.Join(dir, "argo.log"))
-	if err != nil {
-		return nil, fmt.Errorf("starting Argo's workflow controller: %w", err)
-	}
-	a := &argoController{log: log, done: make(chan struct{})}
-	a.cmd = exec.Command(bin,
+	cmd := exec.Command(bin,
 		"--namespace="+ArgoNamespace,
 		// Watch Workflows and pods in every namespace, as a cluster-wide install does.
 		"--namespaced=false",
@@ -86,7 +57,7 @@ func startArgo(bin, dir string, c *Cluster) (*argoController, error) {
 		"--executor-image=quay.io/argoproj/argoexec:v3.7.3",
 		"--loglevel=info",
 	)
-	a.cmd.Env = append(os.Environ(),
+	cmd.Env = append(os.Environ(),
 		"KUBECONFIG="+c.Kubeconfig,
 		// One controller, no Lease: it starts working at once.
 		"LEADER_ELECTION_DISABLE=true",
@@ -96,16 +67,15 @@ func startArgo(bin, dir string, c *Cluster) (*argoController, error) {
 	)
 	// Its /healthz listens on the fixed address :6060 (cmd/workflow-controller/main.go); when a
 	// second controller holds the port this one only logs it, so readiness is not taken from there.
-	a.cmd.Stdout, a.cmd.Stderr = log, log
-	killWithParent(a.cmd)
-	if err := a.cmd.Start(); err != nil {
-		_ = log.Close()
+	killWithParent(cmd)
+	p, err := startProcess(cmd, filepath.Join(dir, "argo.log"))
+	if err != nil {
 		return nil, fmt.Errorf("starting Argo's workflow controller %s: %w", bin, err)
 	}
-	go func() { a.exitErr = a.cmd.Wait(); close(a.done) }()
+	a := &argoController{p}
 	if err := a.waitReady(c); err != nil {
 		_ = a.stop()
-		return nil, fmt.Errorf("starting Argo's workflow controller: %w\nlast lines of %s:\n%s", err, log.Name(), tail(log.Name(), 40))
+		return nil, fmt.Errorf("starting Argo's workflow controller: %w\n%s", err, a.logTail())
 	}
 	return a, nil
 }
@@ -152,35 +122,14 @@ func (a *argoController) waitReady(c *Cluster) error {
 		return fmt.Errorf("creating the probe Workflow: %w", err)
 	}
 	defer func() { _ = workflows.Delete(context.Background(), argoProbe, metav1.DeleteOptions{}) }()
-	for {
+	return a.poll(ctx, "reconciling the probe Workflow "+ArgoNamespace+"/"+argoProbe, argoStartTimeout, func() error {
 		wf, err := workflows.Get(ctx, argoProbe, metav1.GetOptions{})
 		if err != nil {
 			return fmt.Errorf("reading the probe Workflow: %w", err)
 		}
-		if phase, _, _ := unstructured.NestedString(wf.Object, "status", "phase"); phase != "" {
-			return nil
+		if phase, _, _ := unstructured.NestedString(wf.Object, "status", "phase"); phase == "" {
+			return fmt.Errorf("it has no phase yet")
 		}
-		select {
-		case <-a.done:
-			if a.exitErr != nil {
-				return fmt.Errorf("it exited before reconciling a Workflow: %w", a.exitErr)
-			}
-			return fmt.Errorf("it exited before reconciling a Workflow")
-		case <-ctx.Done():
-			return fmt.Errorf("it did not reconcile the probe Workflow %s/%s within %s", ArgoNamespace, argoProbe, argoStartTimeout)
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
-}
-
-// stop ends the controller (SIGTERM, then SIGKILL after 30s).
-func (a *argoController) stop() error {
-	_ = a.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-a.done:
-	case <-time.After(30 * time.Second):
-		_ = a.cmd.Process.Kill()
-		<-a.done
-	}
-	return a.log.Close()
+		return nil
+	})
 }

@@ -2,6 +2,7 @@ package testcluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -9,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,28 +34,8 @@ const kueueStartTimeout = 3 * time.Minute
 
 // kueueManager is a running Kueue controller manager (sigs.k8s.io/kueue cmd/kueue).
 type kueueManager struct {
-	cmd      *exec.Cmd
-	log      *os.File
-	done     chan struct{} // closed when the process has exited
-	exitErr  error         // the process's exit status, once done is closed
+	*process
 	webhooks envtest.WebhookInstallOptions
-}
-
-// kueueTool is the cached manager binary, which must be the Kueue version whose CRDs and webhook
-// configurations the provider's go.mod pins.
-func kueueTool() (string, error) {
-	bin, err := Tool("kueue")
-	if err != nil {
-		return "", err
-	}
-	_, version, err := moduleDir(kueueModule)
-	if err != nil {
-		return "", err
-	}
-	if got, want := filepath.Base(filepath.Dir(bin)), "kueue-"+strings.TrimPrefix(version, "v"); got != want {
-		return "", fmt.Errorf("tools/build.sh builds %s but go.mod requires %s %s: pin the same version in both", got, kueueModule, version)
-	}
-	return bin, nil
 }
 
 // startKueue installs Kueue's webhook configurations pointed at a local serving address and runs
@@ -73,7 +53,7 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	if err := os.Mkdir(etc, 0o700); err != nil {
 		return nil, fmt.Errorf("starting Kueue: %w", err)
 	}
-	k := &kueueManager{done: make(chan struct{}), webhooks: envtest.WebhookInstallOptions{
+	k := &kueueManager{webhooks: envtest.WebhookInstallOptions{
 		Paths:            []string{filepath.Join(root, "config/components/webhook/manifests.yaml")},
 		LocalServingHost: "127.0.0.1",
 		MaxTime:          time.Minute,
@@ -87,29 +67,24 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), []byte(kueueConfig(k.webhooks, health)), 0o600)
 	}
+	var cmd *exec.Cmd
 	if err == nil {
-		k.cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml"),
+		cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml"),
 			// On, it serves the visibility API with certificates it expects under /visibility.
 			"--feature-gates=VisibilityOnDemand=false"}, etc, certs)
-	}
-	if err == nil {
-		k.log, err = os.Create(filepath.Join(dir, "kueue.log"))
 	}
 	if err != nil {
 		_ = k.webhooks.Cleanup()
 		return nil, fmt.Errorf("starting Kueue: %w", err)
 	}
-	k.cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
-	k.cmd.Stdout, k.cmd.Stderr = k.log, k.log
-	if err := k.cmd.Start(); err != nil {
-		_ = k.log.Close()
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
+	if k.process, err = startProcess(cmd, filepath.Join(dir, "kueue.log")); err != nil {
 		_ = k.webhooks.Cleanup()
 		return nil, fmt.Errorf("starting Kueue's controller manager %s: %w; %s", bin, err, mountNamespaceHint)
 	}
-	go func() { k.exitErr = k.cmd.Wait(); close(k.done) }()
 	if err := k.waitReady(c, health); err != nil {
 		_ = k.stop()
-		return nil, fmt.Errorf("starting Kueue's controller manager: %w\nlast lines of %s:\n%s", err, k.log.Name(), tail(k.log.Name(), 40))
+		return nil, fmt.Errorf("starting Kueue's controller manager: %w\n%s", err, k.logTail())
 	}
 	return k, nil
 }
@@ -150,7 +125,7 @@ func (k *kueueManager) waitReady(c *Cluster, healthPort int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), kueueStartTimeout)
 	defer cancel()
 	readyz := fmt.Sprintf("http://127.0.0.1:%d/readyz", healthPort)
-	if err := k.poll(ctx, "reporting ready at "+readyz, func() error {
+	if err := k.poll(ctx, "reporting ready at "+readyz, kueueStartTimeout, func() error {
 		resp, err := http.Get(readyz)
 		if err != nil {
 			return err
@@ -175,43 +150,15 @@ func (k *kueueManager) waitReady(c *Cluster, healthPort int) error {
 		"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor",
 		"metadata": map[string]any{"name": "testcluster-webhook-probe"},
 	}}
-	return k.poll(ctx, "answering its webhooks", func() error {
+	return k.poll(ctx, "answering its webhooks", kueueStartTimeout, func() error {
 		_, err := flavors.Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 		return err
 	})
 }
 
-// poll calls check until it succeeds, the manager exits or ctx ends.
-func (k *kueueManager) poll(ctx context.Context, what string, check func() error) error {
-	for {
-		err := check()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-k.done:
-			if k.exitErr != nil {
-				return fmt.Errorf("it exited before %s: %w", what, k.exitErr)
-			}
-			return fmt.Errorf("it exited before %s", what)
-		case <-ctx.Done():
-			return fmt.Errorf("not %s within %s: %w", what, kueueStartTimeout, err)
-		case <-time.After(250 * time.Millisecond):
-		}
-	}
-}
-
-// stop ends the manager (SIGTERM, then SIGKILL after 30s) and removes its serving certificate.
+// stop ends the manager and removes its serving certificate.
 func (k *kueueManager) stop() error {
-	_ = k.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-k.done:
-	case <-time.After(30 * time.Second):
-		_ = k.cmd.Process.Kill()
-		<-k.done
-	}
-	_ = k.log.Close()
-	return k.webhooks.Cleanup()
+	return errors.Join(k.process.stop(), k.webhooks.Cleanup())
 }
 
 // freePort is a TCP port on 127.0.0.1 that was free a moment ago.

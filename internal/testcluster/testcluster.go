@@ -58,13 +58,13 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	var kueueBin, argoBin string
 	if o.kueue {
 		var err error
-		if kueueBin, err = kueueTool(); err != nil {
+		if kueueBin, err = pinnedTool("kueue", kueueModule); err != nil {
 			return nil, err
 		}
 	}
 	if o.argo {
 		var err error
-		if argoBin, err = argoTool(); err != nil {
+		if argoBin, err = pinnedTool("argo", argoModule); err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,92 @@
+package testcluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// process is a controller running beside the control plane (Kueue's manager, Argo's workflow
+// controller), its output going to a log file.
+type process struct {
+	cmd     *exec.Cmd
+	log     *os.File
+	done    chan struct{} // closed when the process has exited
+	exitErr error         // the process's exit status, once done is closed
+}
+
+// startProcess starts cmd with its output in logPath.
+func startProcess(cmd *exec.Cmd, logPath string) (*process, error) {
+	log, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	p := &process{cmd: cmd, log: log, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		_ = log.Close()
+		return nil, err
+	}
+	go func() { p.exitErr = cmd.Wait(); close(p.done) }()
+	return p, nil
+}
+
+// poll calls check until it succeeds, the process exits or ctx ends; what says what it waits for,
+// within says how long ctx allows.
+func (p *process) poll(ctx context.Context, what string, within time.Duration, check func() error) error {
+	for {
+		err := check()
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-p.done:
+			if p.exitErr != nil {
+				return fmt.Errorf("it exited before %s: %w", what, p.exitErr)
+			}
+			return fmt.Errorf("it exited before %s", what)
+		case <-ctx.Done():
+			return fmt.Errorf("not %s within %s: %w", what, within, err)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// logTail is the end of the process's log, for an error message.
+func (p *process) logTail() string {
+	return fmt.Sprintf("last lines of %s:\n%s", p.log.Name(), tail(p.log.Name(), 40))
+}
+
+// stop ends the process (SIGTERM, then SIGKILL after 30s) and closes its log.
+func (p *process) stop() error {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(30 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	}
+	return p.log.Close()
+}
+
+// pinnedTool is the cached binary of tool, which must be built from the version of module that
+// the provider's go.mod requires (its CRDs, and webhooks, come from there).
+func pinnedTool(tool, module string) (string, error) {
+	bin, err := Tool(tool)
+	if err != nil {
+		return "", err
+	}
+	_, version, err := moduleDir(module)
+	if err != nil {
+		return "", err
+	}
+	if got, want := filepath.Base(filepath.Dir(bin)), tool+"-"+strings.TrimPrefix(version, "v"); got != want {
+		return "", fmt.Errorf("tools/build.sh builds %s but go.mod requires %s %s: pin the same version in both", got, module, version)
+	}
+	return bin, nil
+}
