@@ -81,7 +81,7 @@ func TestArgoWorkflowPodQueuedByKueue(t *testing.T) {
 			fmt.Sprintf("pod %s: gates %v, labels %v", pod.Name, pod.Spec.SchedulingGates, pod.Labels)
 	})
 	eventually(t, "the pod's Workload pending", func() (bool, string) {
-		wl := podWorkload(t, c, ns, podName)
+		wl := ownedWorkload(t, c, ns, "Pod", podName)
 		if wl == nil {
 			return false, "no Workload owned by the pod"
 		}
@@ -93,7 +93,7 @@ func TestArgoWorkflowPodQueuedByKueue(t *testing.T) {
 	q := gpuQueue("argo", "cpu-argo", []any{"cpu"}, quota("cpu", "1"))
 	mustCreate(t, c, clusterQueues, q)
 	eventually(t, "Kueue admitting the pod's Workload and removing the gate", func() (bool, string) {
-		s, r, m := condition(podWorkload(t, c, ns, podName), "Admitted")
+		s, r, m := condition(ownedWorkload(t, c, ns, "Pod", podName), "Admitted")
 		pod := getPod(t, ns, podName)
 		return s == "True" && !hasGate(pod), fmt.Sprintf("Admitted=%q (%s: %s), gates %v", s, r, m, pod.Spec.SchedulingGates)
 	})
@@ -125,7 +125,7 @@ func TestArgoWorkflowPodQueuedByKueue(t *testing.T) {
 
 	// Kueue sees the pod finish and releases the quota.
 	eventually(t, "Kueue finishing the pod's Workload", func() (bool, string) {
-		s, r, m := condition(podWorkload(t, c, ns, podName), "Finished")
+		s, r, m := condition(ownedWorkload(t, c, ns, "Pod", podName), "Finished")
 		return s == "True", fmt.Sprintf("Finished=%q (%s: %s)", s, r, m)
 	})
 }
@@ -150,24 +150,6 @@ func getPod(t *testing.T, ns, name string) *corev1.Pod {
 
 func hasGate(pod *corev1.Pod) bool {
 	return slices.ContainsFunc(pod.Spec.SchedulingGates, func(g corev1.PodSchedulingGate) bool { return g.Name == kueueGate })
-}
-
-// podWorkload is the Workload Kueue created for a pod, found by its owner reference; nil while
-// there is none.
-func podWorkload(t *testing.T, c dynamic.Interface, ns, pod string) *unstructured.Unstructured {
-	t.Helper()
-	list, err := c.Resource(workloads).Namespace(ns).List(context.Background(), metav1.ListOptions{})
-	if err != nil {
-		t.Fatalf("listing Workloads: %v", err)
-	}
-	for i := range list.Items {
-		for _, o := range list.Items[i].GetOwnerReferences() {
-			if o.Kind == "Pod" && o.Name == pod {
-				return &list.Items[i]
-			}
-		}
-	}
-	return nil
 }
 
 // workflowPhases is a Workflow's phase and that of its one pod node ("" while absent).

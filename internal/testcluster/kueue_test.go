@@ -62,9 +62,9 @@ func gpuJob(ns, name, queue string, gpus int) map[string]any {
 		}}}}
 }
 
-// jobWorkload is the Workload that Kueue created for a Job, found by its owner reference; nil
-// while there is none. Listing errors fail the test.
-func jobWorkload(t *testing.T, c dynamic.Interface, ns, job string) *unstructured.Unstructured {
+// ownedWorkload is the Workload that Kueue created for an object of kind (a Job, a Pod), found by
+// its owner reference; nil while there is none. Listing errors fail the test.
+func ownedWorkload(t *testing.T, c dynamic.Interface, ns, kind, owner string) *unstructured.Unstructured {
 	t.Helper()
 	list, err := c.Resource(workloads).Namespace(ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil {
@@ -72,7 +72,7 @@ func jobWorkload(t *testing.T, c dynamic.Interface, ns, job string) *unstructure
 	}
 	for i := range list.Items {
 		for _, o := range list.Items[i].GetOwnerReferences() {
-			if o.Kind == "Job" && o.Name == job {
+			if o.Kind == kind && o.Name == owner {
 				return &list.Items[i]
 			}
 		}
@@ -94,7 +94,7 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	// 3 of the 4 GPUs: admitted on the queue's flavor, and Kueue resumes the Job.
 	mustCreate(t, c, jobs, gpuJob(ns, "first", "training", 3))
 	eventually(t, "the first Job's Workload admitted", func() (bool, string) {
-		wl := jobWorkload(t, c, ns, "first")
+		wl := ownedWorkload(t, c, ns, "Job", "first")
 		if wl == nil {
 			return false, "no Workload owned by Job first"
 		}
@@ -120,7 +120,7 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	// 3 more do not fit in the 1 left: the Workload waits, and the Job stays suspended.
 	mustCreate(t, c, jobs, gpuJob(ns, "second", "training", 3))
 	eventually(t, "the second Job's Workload pending for quota", func() (bool, string) {
-		wl := jobWorkload(t, c, ns, "second")
+		wl := ownedWorkload(t, c, ns, "Job", "second")
 		if wl == nil {
 			return false, "no Workload owned by Job second"
 		}
