@@ -45,7 +45,10 @@ func (p *ProviderData) claim(key, claimant string) string {
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.
 func (p *ProviderData) MergeLabels(own map[string]string) map[string]string {
-	out := maps.Clone(p.DefaultLabels)
+	var out map[string]string
+	if p != nil { // nil before the provider is configured: no default labels
+		out = maps.Clone(p.DefaultLabels)
+	}
 	if out == nil {
 		out = map[string]string{}
 	}

@@ -149,7 +149,7 @@ func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, diags
 // converges; nothing written, no state. It reports whether every object was written.
 func (r *Resource[M, PM]) apply(ctx context.Context, m *M, own *owner, state *tfsdk.State, diags *diag.Diagnostics) bool {
 	meta := PM(m).Meta()
-	om := objectMeta(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
+	om := ObjectMetaFor(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -318,8 +318,9 @@ func refList(refs []ObjectRef) string {
 	return strings.Join(s, ", ")
 }
 
-// objectMeta is the metadata the cycle writes for a model.
-func objectMeta(ctx context.Context, p *ProviderData, meta *Metadata, namespace string, diags *diag.Diagnostics) ObjectMeta {
+// ObjectMetaFor is the metadata the cycle writes for a model's metadata (also what a Spec that
+// builds its objects at plan, to check them, must use).
+func ObjectMetaFor(ctx context.Context, p *ProviderData, meta *Metadata, namespace string, diags *diag.Diagnostics) ObjectMeta {
 	return ObjectMeta{
 		Namespace:   namespace,
 		Name:        meta.Name.ValueString(),

@@ -33,11 +33,7 @@ func lintPlan(ctx context.Context, p *framework.ProviderData, req resource.Modif
 // lintModel expands a fully known model as apply would and runs Argo's validator on the result.
 func lintModel(ctx context.Context, p *framework.ProviderData, m *trainingJobTemplateModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	meta := framework.ObjectMeta{Namespace: m.Namespace.ValueString(), Name: m.Name.ValueString(),
-		Labels: stringMap(ctx, m.Labels, &diags), Annotations: stringMap(ctx, m.Annotations, &diags)}
-	if p != nil {
-		meta.Labels = p.MergeLabels(meta.Labels)
-	}
+	meta := framework.ObjectMetaFor(ctx, p, &m.Metadata, m.Namespace.ValueString(), &diags)
 	wt, d := expandTyped(ctx, m, meta)
 	if diags.Append(d...); diags.HasError() {
 		return diags
