@@ -97,15 +97,21 @@ func container(ctx context.Context, m *trainingJobTemplateModel, namespace strin
 		c.Env = append(c.Env, corev1.EnvVar{Name: m.Checkpoint.EnvName.ValueString(),
 			Value: checkpointPath(m.Checkpoint.URI.ValueString(), namespace)})
 	}
-	list := corev1.ResourceList{}
-	for name, q := range p.Resources {
-		list[corev1.ResourceName(name)] = apiresource.MustParse(q)
-	}
+	list := podRequests(p)
 	c.Resources = corev1.ResourceRequirements{Requests: list, Limits: list.DeepCopy()}
 	if !m.Hardware.ShmSizeGB.IsNull() {
 		c.VolumeMounts = []corev1.VolumeMount{{Name: shmVolume, MountPath: "/dev/shm"}}
 	}
 	return c
+}
+
+// podRequests are the trainer's requests (and limits): the plan's resources as quantities.
+func podRequests(p *jobPlan) corev1.ResourceList {
+	list := corev1.ResourceList{}
+	for name, q := range p.Resources {
+		list[corev1.ResourceName(name)] = apiresource.MustParse(q)
+	}
+	return list
 }
 
 // checkpointPath is the same for every retry of a run and different for each run.

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	corev1 "k8s.io/api/core/v1"
-	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
@@ -58,11 +57,7 @@ func (trainingJobTemplate) CheckBeforeApply(ctx context.Context, c *kube.Client,
 
 // admissionPod is what Kueue sees of a run's training pod.
 func admissionPod(m *trainingJobTemplateModel, p *jobPlan) queue.Pod {
-	requests := corev1.ResourceList{}
-	for r, q := range p.Resources {
-		requests[corev1.ResourceName(r)] = apiresource.MustParse(q)
-	}
-	return queue.Pod{NodeSelector: nodeSelector(m, p), Tolerations: tolerations(p), Requests: requests}
+	return queue.Pod{NodeSelector: nodeSelector(m, p), Tolerations: tolerations(p), Requests: podRequests(p)}
 }
 
 // attributeFor is the attribute a refusal is about: the capacity type or GPU model when no
