@@ -105,8 +105,10 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	}
 	// While pricing_region is unknown (a plan's refresh), the prices are kept as they were: state
 	// holds no unknown values.
-	if s, _, ok := m.supplies(ctx, pricingRegion(p)); ok && pricingRegion(p) != "" {
-		m.Supplies = s
+	if region := pricingRegion(p); region != "" {
+		if s, _, ok := m.supplies(ctx, region); ok {
+			m.Supplies = s
+		}
 	}
 	return diags
 }
