@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -135,13 +136,17 @@ resource "mlplatform_training_job_template" %[1]q {
 type e2e struct {
 	t    *testing.T
 	ns   string
-	pods podClient
+	pods typedcorev1.PodInterface
 }
 
-type podClient interface {
-	List(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error)
-	Get(ctx context.Context, name string, opts metav1.GetOptions) (*corev1.Pod, error)
-	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
+// eventually polls done every 250ms until it holds or within has passed, and says which.
+func eventually(within time.Duration, done func() bool) bool {
+	for deadline := time.Now().Add(within); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+		if done() {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *e2e) preemptedRunResumes() {
@@ -270,7 +275,8 @@ func (e *e2e) get(name string) *corev1.Pod {
 func (e *e2e) waitPod(workflow string, skip []types.UID, what string, ok func(*corev1.Pod) bool) *corev1.Pod {
 	e.t.Helper()
 	var last []string
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+	var found *corev1.Pod
+	if eventually(2*time.Minute, func() bool {
 		last = nil
 		pods := e.list(workflow)
 		for i := range pods {
@@ -279,10 +285,14 @@ func (e *e2e) waitPod(workflow string, skip []types.UID, what string, ok func(*c
 				continue
 			}
 			if ok(p) {
-				return p
+				found = p
+				return true
 			}
 			last = append(last, fmt.Sprintf("%s (gates %v, phase %s)", p.Name, p.Spec.SchedulingGates, p.Status.Phase))
 		}
+		return false
+	}) {
+		return found
 	}
 	e.t.Fatalf("no pod of workflow %s %s within 2m; pods: %v; workflow: %s", workflow, what, last, e.describe(workflow))
 	return nil
@@ -290,11 +300,11 @@ func (e *e2e) waitPod(workflow string, skip []types.UID, what string, ok func(*c
 
 func (e *e2e) waitDeleting(name string) {
 	e.t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
+	if eventually(2*time.Minute, func() bool {
 		p, err := e.pods.Get(context.Background(), name, metav1.GetOptions{})
-		if apierrors.IsNotFound(err) || (err == nil && p.DeletionTimestamp != nil) {
-			return
-		}
+		return apierrors.IsNotFound(err) || (err == nil && p.DeletionTimestamp != nil)
+	}) {
+		return
 	}
 	e.t.Fatalf("Kueue did not preempt pod %s within 2m", name)
 }
@@ -302,12 +312,13 @@ func (e *e2e) waitDeleting(name string) {
 func (e *e2e) waitWorkflow(name, phase string) *unstructured.Unstructured {
 	e.t.Helper()
 	var got string
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		wf := acctest.Get(e.t, workflowKind, e.ns, name)
+	var wf *unstructured.Unstructured
+	if eventually(2*time.Minute, func() bool {
+		wf = acctest.Get(e.t, workflowKind, e.ns, name)
 		got, _, _ = unstructured.NestedString(wf.Object, "status", "phase")
-		if got == phase {
-			return wf
-		}
+		return got == phase
+	}) {
+		return wf
 	}
 	e.t.Fatalf("workflow %s is %q after 2m; want %s; %s", name, got, phase, e.describe(name))
 	return nil
@@ -343,10 +354,11 @@ var (
 func (e *e2e) waitAttempts(workflow string, want ...string) {
 	e.t.Helper()
 	var got []string
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(250 * time.Millisecond) {
-		if got = attemptMessages(acctest.Get(e.t, workflowKind, e.ns, workflow)); slices.Equal(got, want) {
-			return
-		}
+	if eventually(time.Minute, func() bool {
+		got = attemptMessages(acctest.Get(e.t, workflowKind, e.ns, workflow))
+		return slices.Equal(got, want)
+	}) {
+		return
 	}
 	e.t.Fatalf("workflow %s's attempts are %q after 1m; want %q", workflow, got, want)
 }
