@@ -16,7 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // providerBlock is a provider with a billing default label, pointed at host when it is set.
@@ -50,7 +50,7 @@ func ensureNamespace(t *testing.T, name string) {
 // mig-parted and the device plugin read it (sigs.k8s.io/yaml: YAML to JSON to Go).
 func configMapYAML(t *testing.T, namespace, name, key string) map[string]any {
 	t.Helper()
-	live := acctest.Get(t, nvidia.ConfigMapKind, namespace, name)
+	live := acctest.Get(t, kube.ConfigMapKind, namespace, name)
 	text, found, err := unstructured.NestedString(live.Object, "data", key)
 	if err != nil || !found {
 		t.Fatalf("ConfigMap %s/%s has no data key %q (err=%v): %v", namespace, name, key, err, live.Object["data"])

@@ -3,20 +3,6 @@
 // Operator's ConfigMaps for the MIG manager (mig-parted) and the device plugin (time-slicing).
 package nvidia
 
-import (
-	corev1 "k8s.io/api/core/v1"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
-)
-
-// configMapKind is core/v1 ConfigMap: every cluster serves it.
-var configMapKind = kube.Kind{
-	GVR:        corev1.SchemeGroupVersion.WithResource("configmaps"),
-	Kind:       "ConfigMap",
-	Namespaced: true,
-	Requires:   "Kubernetes",
-}
-
 // gpuOperatorNamespace is where the GPU Operator's Helm chart is usually installed and where it
 // looks for the ConfigMaps it is pointed at.
 const gpuOperatorNamespace = "gpu-operator"

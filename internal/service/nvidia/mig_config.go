@@ -49,7 +49,7 @@ func NewMigConfigResource() resource.Resource {
 	return framework.NewResource[migConfigModel](migConfig{})
 }
 
-func (migConfig) Kind() kube.Kind    { return configMapKind }
+func (migConfig) Kind() kube.Kind    { return kube.ConfigMapKind }
 func (migConfig) TypeSuffix() string { return "mig_config" }
 
 func (migConfig) Schema(ctx context.Context) schema.Schema {

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 const (
@@ -119,11 +119,11 @@ func checkMigYAML(t *testing.T, want string) resource.TestCheckFunc {
 // editData changes one data key with an update, as `kubectl edit` does.
 func editData(t *testing.T, namespace, name, key, value string) {
 	t.Helper()
-	obj := acctest.Get(t, nvidia.ConfigMapKind, namespace, name)
+	obj := acctest.Get(t, kube.ConfigMapKind, namespace, name)
 	if err := unstructured.SetNestedField(obj.Object, value, "data", key); err != nil {
 		t.Fatal(err)
 	}
-	_, err := acctest.Dynamic(t).Resource(nvidia.ConfigMapKind.GVR).Namespace(namespace).
+	_, err := acctest.Dynamic(t).Resource(kube.ConfigMapKind.GVR).Namespace(namespace).
 		Update(context.Background(), obj, metav1.UpdateOptions{FieldManager: "kubectl-edit"})
 	if err != nil {
 		t.Fatalf("edit %s/%s: %v", namespace, name, err)
@@ -134,7 +134,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, migNS) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_mig_config", nvidia.ConfigMapKind),
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_mig_config", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
 			{
 				Config: migConfig("", migNamed(migA100)),
@@ -150,7 +150,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 					})),
 				},
 				Check: resource.ComposeTestCheckFunc(checkMigYAML(t, migA100YAML), func(*terraform.State) error {
-					if got := acctest.Get(t, nvidia.ConfigMapKind, migNS, migName).GetLabels()["billing.mlplatform.io/cost-centre"]; got != "cc-1234" {
+					if got := acctest.Get(t, kube.ConfigMapKind, migNS, migName).GetLabels()["billing.mlplatform.io/cost-centre"]; got != "cc-1234" {
 						return fmt.Errorf("default label not on the ConfigMap: %q", got)
 					}
 					return nil
@@ -173,7 +173,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 			{
 				// Another manager adds a data key and a label: no diff.
 				PreConfig: func() {
-					acctest.ApplyAs(t, "other-controller", nvidia.ConfigMapKind, migNS, map[string]any{
+					acctest.ApplyAs(t, "other-controller", kube.ConfigMapKind, migNS, map[string]any{
 						"apiVersion": "v1", "kind": "ConfigMap",
 						"metadata": map[string]any{"name": migName, "namespace": migNS, "labels": map[string]any{"added-by": "other"}},
 						"data":     map[string]any{"notes.txt": "kept"},
@@ -209,7 +209,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 			},
 			{
 				// Deleted outside Terraform: planned for re-creation, and re-created.
-				PreConfig: func() { acctest.Delete(t, nvidia.ConfigMapKind, migNS, migName) },
+				PreConfig: func() { acctest.Delete(t, kube.ConfigMapKind, migNS, migName) },
 				Config:    migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(migAddr, plancheck.ResourceActionCreate),
@@ -222,7 +222,7 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 
 func configMapData(t *testing.T, namespace, name string) map[string]string {
 	t.Helper()
-	data, _, err := unstructured.NestedStringMap(acctest.Get(t, nvidia.ConfigMapKind, namespace, name).Object, "data")
+	data, _, err := unstructured.NestedStringMap(acctest.Get(t, kube.ConfigMapKind, namespace, name).Object, "data")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // A ConfigMap shared by several writers: each resource owns the keys it declares, never the
@@ -39,7 +39,7 @@ resource "mlplatform_time_slicing_config" %[1]q {
 // keysAre checks the ConfigMap's data keys, or that it is gone when want is nil.
 func keysAre(t *testing.T, ns, name string, want ...string) func(*terraform.State) error {
 	return func(*terraform.State) error {
-		cm, err := acctest.Dynamic(t).Resource(nvidia.ConfigMapKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
+		cm, err := acctest.Dynamic(t).Resource(kube.ConfigMapKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if want == nil {
 			if apierrors.IsNotFound(err) {
 				return nil
@@ -71,7 +71,7 @@ func TestAccSharedConfigMap_keysOfAnotherToolsConfigMap(t *testing.T) {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			ensureNamespace(t, ns)
-			acctest.ApplyAs(t, "helm", nvidia.ConfigMapKind, ns, map[string]any{
+			acctest.ApplyAs(t, "helm", kube.ConfigMapKind, ns, map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
 				"metadata": map[string]any{"name": name, "namespace": ns},
 				"data":     map[string]any{"default": "version: v1\n"},

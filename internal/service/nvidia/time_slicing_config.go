@@ -46,7 +46,7 @@ func NewTimeSlicingConfigResource() resource.Resource {
 	return framework.NewResource[timeSlicingConfigModel](timeSlicingConfig{})
 }
 
-func (timeSlicingConfig) Kind() kube.Kind    { return configMapKind }
+func (timeSlicingConfig) Kind() kube.Kind    { return kube.ConfigMapKind }
 func (timeSlicingConfig) TypeSuffix() string { return "time_slicing_config" }
 
 func (timeSlicingConfig) Schema(ctx context.Context) schema.Schema {

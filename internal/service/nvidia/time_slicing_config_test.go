@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 const (
@@ -121,7 +121,7 @@ func TestAccTimeSlicingConfig_lifecycle(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, tsNS) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_time_slicing_config", nvidia.ConfigMapKind),
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_time_slicing_config", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
 			{
 				Config: timeSlicingConfig("", tsTwo),
@@ -160,7 +160,7 @@ sharing:
 			{
 				// Another manager adds a key: no diff, and it is kept.
 				PreConfig: func() {
-					acctest.ApplyAs(t, "other-controller", nvidia.ConfigMapKind, tsNS, map[string]any{
+					acctest.ApplyAs(t, "other-controller", kube.ConfigMapKind, tsNS, map[string]any{
 						"apiVersion": "v1", "kind": "ConfigMap",
 						"metadata": map[string]any{"name": tsName, "namespace": tsNS},
 						"data":     map[string]any{"other.yaml": "version: v1\n"},
@@ -190,7 +190,7 @@ sharing:
 			},
 			{
 				// Deleted outside Terraform: planned for re-creation, and re-created.
-				PreConfig: func() { acctest.Delete(t, nvidia.ConfigMapKind, tsNS, tsName) },
+				PreConfig: func() { acctest.Delete(t, kube.ConfigMapKind, tsNS, tsName) },
 				Config:    timeSlicingConfig("", tsUpdated),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(tsAddr, plancheck.ResourceActionCreate),

@@ -21,6 +21,7 @@ declare -A version=(
 	[kind]=0.33.0
 	[kueue]=0.17.0
 	[argo]=3.7.3
+	[promtool]=0.316.0
 )
 
 # Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
@@ -37,6 +38,7 @@ package_of() {
 	kind) echo "sigs.k8s.io/kind@v$v" ;;
 	kueue) echo sigs.k8s.io/kueue/cmd/kueue ;;
 	argo) echo github.com/argoproj/argo-workflows/v3/cmd/workflow-controller ;;
+	promtool) echo github.com/prometheus/prometheus/cmd/promtool ;;
 	*) echo "unknown tool: $1 (known: ${!version[*]})" >&2; return 2 ;;
 	esac
 }
@@ -54,12 +56,13 @@ ldflags_of() {
 	esac
 }
 
-# The module a tool is built in. Kueue and Argo have their own: their k8s.io versions differ from
-# those that k8s.io/kubernetes pins here, and from each other's.
+# The module a tool is built in. Kueue, Argo and promtool have their own: their k8s.io versions
+# differ from those that k8s.io/kubernetes pins here, and from each other's.
 module_of() {
 	case $1 in
 	kueue) echo "$here/kueue" ;;
 	argo) echo "$here/argo" ;;
+	promtool) echo "$here/promtool" ;;
 	*) echo "$here" ;;
 	esac
 }
@@ -70,6 +73,7 @@ check_pin() {
 	case $1 in
 	kueue) module=sigs.k8s.io/kueue ;;
 	argo) module=github.com/argoproj/argo-workflows/v3 ;;
+	promtool) module=github.com/prometheus/prometheus ;;
 	*) return 0 ;;
 	esac
 	local got
@@ -97,7 +101,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver kueue argo golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform etcd kube-apiserver kueue argo promtool golangci-lint tfplugindocs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac

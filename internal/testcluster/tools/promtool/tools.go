@@ -1,0 +1,5 @@
+//go:build tools
+
+package promtool
+
+import _ "github.com/prometheus/prometheus/cmd/promtool"
