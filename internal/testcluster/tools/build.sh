@@ -14,6 +14,7 @@ TOOLS_DIR=${TOOLS_DIR:-$root/.cache/tools}
 declare -A version=(
 	[terraform]=1.5.7
 	[kube-apiserver]=1.35.4
+	[kube-controller-manager]=1.35.4
 	[kubectl]=1.35.4
 	[etcd]=3.6.5
 	[golangci-lint]=2.15.0
@@ -31,6 +32,7 @@ package_of() {
 	case $1 in
 	terraform) echo "github.com/hashicorp/terraform@v$v" ;;
 	kube-apiserver) echo k8s.io/kubernetes/cmd/kube-apiserver ;;
+	kube-controller-manager) echo k8s.io/kubernetes/cmd/kube-controller-manager ;;
 	kubectl) echo k8s.io/kubernetes/cmd/kubectl ;;
 	etcd) echo go.etcd.io/etcd/server/v3 ;;
 	golangci-lint) echo "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$v" ;;
@@ -45,7 +47,7 @@ package_of() {
 
 ldflags_of() {
 	case $1 in
-	kube-apiserver | kubectl)
+	kube-apiserver | kube-controller-manager | kubectl)
 		# A real, parseable version: Kueue refuses to start against v0.0.0-master.
 		local v=k8s.io/component-base/version kv=${version[$1]}
 		local minor=${kv#*.}
@@ -101,7 +103,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver kueue argo promtool golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform etcd kube-apiserver kube-controller-manager kueue argo promtool golangci-lint tfplugindocs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac
