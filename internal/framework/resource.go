@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,6 +48,25 @@ func namespaceOf(m any) string {
 		return n.NamespaceValue()
 	}
 	return ""
+}
+
+// refs lists, in a fixed order, every object the resource with model m (and prior, on update;
+// else nil) may own: the Spec's Refs, then those the models name (ModelRefs).
+func (r *Resource[M, PM]) refs(m, prior *M) []ObjectRef {
+	refs := r.Spec.Refs(namespaceOf(PM(m)), PM(m).Meta().Name.ValueString())
+	mr, ok := r.hooks().(ModelRefs[M])
+	if !ok {
+		return refs
+	}
+	refs = append(refs, mr.ModelRefs(m)...)
+	if prior != nil {
+		for _, ref := range mr.ModelRefs(prior) {
+			if !slices.Contains(refs, ref) {
+				refs = append(refs, ref)
+			}
+		}
+	}
+	return refs
 }
 
 // objectID is the Terraform ID of an object: its name, or namespace/name.
@@ -104,18 +124,23 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 }
 
 func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	r.applyPlanned(ctx, req.Plan, timeouts.Value.Create, nil, resp.Private, &resp.State, &resp.Diagnostics)
+	r.applyPlanned(ctx, req.Plan, timeouts.Value.Create, nil, nil, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *Resource[M, PM]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	r.applyPlanned(ctx, req.Plan, timeouts.Value.Update, req.Private, resp.Private, &resp.State, &resp.Diagnostics)
+	var before M
+	if resp.Diagnostics.Append(req.State.Get(ctx, &before)...); resp.Diagnostics.HasError() {
+		return
+	}
+	r.applyPlanned(ctx, req.Plan, timeouts.Value.Update, &before, req.Private, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 // applyPlanned reads the planned model and applies it, bounded by the model's create or update
-// timeout. prior is the private state before (nil on create), next the one after.
+// timeout. before is the model in state and prior the private state before (both nil on create),
+// next the private state after.
 func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	timeout func(timeouts.Value, context.Context, time.Duration) (time.Duration, diag.Diagnostics),
-	prior privateState, next privateWriter, state *tfsdk.State, diags *diag.Diagnostics,
+	before *M, prior privateState, next privateWriter, state *tfsdk.State, diags *diag.Diagnostics,
 ) {
 	var m M
 	if diags.Append(plan.Get(ctx, &m)...); diags.HasError() {
@@ -129,7 +154,7 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	if _, shared := r.hooks().(KeyOwner); shared && prior == nil {
 		own.manager = newKeyManager(r.Provider.Client.FieldManager(), r.Spec.TypeSuffix())
 	}
-	if r.apply(ctx, &m, &own, state, diags) {
+	if r.apply(ctx, &m, before, &own, state, diags) {
 		own.adopted = nil // every object (or key) written now carries the resource's mark
 	}
 	own.save(ctx, next, diags)
@@ -146,8 +171,9 @@ func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, diags
 // resource did not write. The planned values are what was applied; only computed attributes come
 // from the server. State is written once any object was written, so a partial failure (or an
 // object that does not become ready) leaves a tainted resource that the next apply or destroy
-// converges; nothing written, no state. It reports whether every object was written.
-func (r *Resource[M, PM]) apply(ctx context.Context, m *M, own *owner, state *tfsdk.State, diags *diag.Diagnostics) bool {
+// converges; nothing written, no state. It reports whether every object was written. before is the
+// model in state (nil on create): objects only it names are deleted too.
+func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, state *tfsdk.State, diags *diag.Diagnostics) bool {
 	meta := PM(m).Meta()
 	om := ObjectMetaFor(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
@@ -189,7 +215,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m *M, own *owner, state *tf
 		applied = append(applied, live)
 		uids[o.Ref] = string(live.GetUID())
 	}
-	refs := r.Spec.Refs(om.Namespace, om.Name)
+	refs := r.refs(m, before)
 	if !diags.HasError() {
 		for _, ref := range refs {
 			if _, wanted := uids[ref]; wanted {
@@ -245,7 +271,19 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	importing := meta.UID.IsNull()
 	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
 	_, shared := r.hooks().(KeyOwner)
-	refs := r.Spec.Refs(ns, name)
+	refs := r.refs(&m, nil)
+	if l, ok := r.hooks().(ImportLister[M]); ok && importing {
+		listed, err := l.ImportRefs(ctx, r.Provider.Client, &m)
+		if err != nil {
+			resp.Diagnostics.AddError("Listing the objects of "+objectID(ns, name)+" to import", err.Error())
+			return
+		}
+		for _, ref := range listed {
+			if !slices.Contains(refs, ref) {
+				refs = append(refs, ref)
+			}
+		}
+	}
 	live := make([]*unstructured.Unstructured, len(refs))
 	var first *unstructured.Unstructured
 	var foreign []string
@@ -356,16 +394,15 @@ func flattenMetadata(ctx context.Context, p *ProviderData, live *unstructured.Un
 	meta.Annotations = ManagedMap(ctx, annotations, meta.Annotations, importing, diags)
 }
 
-// ImportState takes the resource's name, or namespace/name when its objects are namespaced, as
-// the import ID.
+// ImportState takes the resource's name, or namespace/name when it has a namespace, as the import
+// ID.
 func (r *Resource[M, PM]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	k := r.Spec.Refs("", "x")[0].Kind
 	name := req.ID
-	if k.Namespaced {
+	if _, namespaced := any(PM(new(M))).(interface{ NamespaceValue() string }); namespaced {
 		ns, n, ok := strings.Cut(req.ID, "/")
 		if !ok || ns == "" || n == "" {
 			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("%s is namespaced: import it as <namespace>/<name>, got %q", k.Kind, req.ID))
+				fmt.Sprintf("%s has a namespace: import it as <namespace>/<name>, got %q", ResourceTypePrefix+r.Spec.TypeSuffix(), req.ID))
 			return
 		}
 		name = n

@@ -27,20 +27,20 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	refs := r.refs(&m, nil)
 	if _, shared := r.hooks().(KeyOwner); shared {
-		ref := r.Spec.Refs(ns, name)[0]
+		ref := refs[0]
 		if err := r.deleteKeys(ctx, ref, own); err != nil {
 			resp.Diagnostics.AddError("Removing the keys of "+ref.String(), err.Error())
 		}
 		return
 	}
-	explainer, explains := r.hooks().(DeleteExplainer)
-	for i, ref := range r.Spec.Refs(ns, name) {
+	explainer, explains := r.hooks().(DeleteExplainer[M])
+	for i, ref := range refs {
 		obj, err := r.ownedObject(ctx, ref, own)
 		if err == nil && obj != nil && explains && i == 0 {
-			if held := r.awaitRelease(ctx, explainer, ns, name); held != "" {
+			if held := r.awaitRelease(ctx, explainer, &m); held != "" {
 				resp.Diagnostics.AddError("Cannot delete "+ref.String()+" while it is in use", held+"\n\nNothing was deleted.")
 				return
 			}
@@ -56,7 +56,7 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 		if explains && errors.As(err, &stillPresent) {
 			// The delete timed out: ask with a fresh context, since ctx is spent.
 			explainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-			if h, err := explainer.DeleteHolders(explainCtx, r.Provider.Client, ns, name); err == nil && h.describe(true) != "" {
+			if h, err := explainer.DeleteHolders(explainCtx, r.Provider.Client, &m); err == nil && h.describe(true) != "" {
 				detail += "\n\n" + h.describe(true)
 			}
 			cancel()
@@ -71,11 +71,11 @@ const releaseGrace = 15 * time.Second
 
 // awaitRelease waits, within releaseGrace, until nothing that stays holds the object, and returns
 // what still does ("" once free). A failed look does not block the delete: its wait explains.
-func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer, ns, name string) string {
+func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M], m *M) string {
 	graceCtx, cancel := context.WithTimeout(ctx, releaseGrace)
 	defer cancel()
 	for {
-		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, ns, name)
+		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, m)
 		if err != nil || len(h.Staying) == 0 {
 			return ""
 		}

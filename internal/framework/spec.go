@@ -105,8 +105,23 @@ type PreApplyChecker[M any] interface {
 // the object is in use (Kueue keeps a ResourceFlavor while a ClusterQueue names it, a ClusterQueue
 // while workloads hold its quota). Before deleting, the cycle waits briefly for the holders to go
 // and otherwise refuses, naming them, with nothing deleted; a delete that times out names them too.
-type DeleteExplainer interface {
-	DeleteHolders(ctx context.Context, c *kube.Client, namespace, name string) (DeleteHolders, error)
+// m is the model in state.
+type DeleteExplainer[M any] interface {
+	DeleteHolders(ctx context.Context, c *kube.Client, m *M) (DeleteHolders, error)
+}
+
+// ModelRefs is implemented by a MultiSpec some of whose objects are named by the model beyond its
+// namespace and name (a team's LocalQueues): the cycle reads, updates away and deletes those too,
+// as if Refs listed them after its own. On update it asks with both the planned and the prior
+// model, so an object the configuration no longer names is deleted.
+type ModelRefs[M any] interface {
+	ModelRefs(m *M) []ObjectRef
+}
+
+// ImportLister is implemented by a ModelRefs Spec whose model-named objects an import must find
+// without a model: the cycle reads those it lists as well (and adopts the unmarked ones).
+type ImportLister[M any] interface {
+	ImportRefs(ctx context.Context, c *kube.Client, m *M) ([]ObjectRef, error)
 }
 
 // DeleteHolders is what keeps an object from being deleted.

@@ -25,4 +25,6 @@ var (
 	ResourceFlavorKind = Kind("resourceflavors", "ResourceFlavor", false)
 	ClusterQueueKind   = Kind("clusterqueues", "ClusterQueue", false)
 	LocalQueueKind     = Kind("localqueues", "LocalQueue", true)
+	// WorkloadKind is read only: Kueue writes Workloads for the jobs it queues.
+	WorkloadKind = Kind("workloads", "Workload", true)
 )

@@ -21,9 +21,10 @@ import (
 
 // Cluster is a running local control plane.
 type Cluster struct {
-	env   *envtest.Environment
-	kueue *kueueManager
-	argo  *argoController
+	env         *envtest.Environment
+	controllers *controllerManager
+	kueue       *kueueManager
+	argo        *argoController
 	// Config is an admin (system:masters) client configuration.
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
@@ -33,7 +34,11 @@ type Cluster struct {
 // Option adds to what Start runs.
 type Option func(*options)
 
-type options struct{ kueue, argo bool }
+type options struct{ controllers, kueue, argo bool }
+
+// WithControllers also runs kube-controller-manager's namespace and garbage-collector controllers,
+// so that a deleted namespace goes away with what is in it. Its output goes to controllers.log in dir.
+func WithControllers() Option { return func(o *options) { o.controllers = true } }
 
 // WithKueue also runs Kueue's controller manager, with its admission webhooks installed and served
 // locally, and waits until it answers. Its output goes to kueue.log in dir. Kueue manages pods
@@ -55,7 +60,13 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	// envtest logs through controller-runtime, which prints a stack trace when no logger is set.
 	ctrllog.SetLogger(logr.Discard())
 	// Built before anything starts: the first build takes minutes.
-	var kueueBin, argoBin string
+	var controllersBin, kueueBin, argoBin string
+	if o.controllers {
+		var err error
+		if controllersBin, err = Tool("kube-controller-manager"); err != nil {
+			return nil, err
+		}
+	}
 	if o.kueue {
 		var err error
 		if kueueBin, err = pinnedTool("kueue", kueueModule); err != nil {
@@ -110,9 +121,15 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 		_ = env.Stop()
 		return nil, fmt.Errorf("writing the local control plane's kubeconfig: %w", err)
 	}
+	if o.controllers {
+		if c.controllers, err = startControllers(controllersBin, dir, c); err != nil {
+			_ = env.Stop()
+			return nil, err
+		}
+	}
 	if o.kueue {
 		if c.kueue, err = startKueue(kueueBin, dir, c); err != nil {
-			_ = env.Stop()
+			_ = c.Stop()
 			return nil, err
 		}
 	}
@@ -126,7 +143,8 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	return c, nil
 }
 
-// Stop stops Argo and Kueue if they run, then the control plane, and removes their data.
+// Stop stops Argo, Kueue and the controller manager if they run, then the control plane, and
+// removes their data.
 func (c *Cluster) Stop() error {
 	var errs []error
 	if c.argo != nil {
@@ -134,6 +152,9 @@ func (c *Cluster) Stop() error {
 	}
 	if c.kueue != nil {
 		errs = append(errs, c.kueue.stop())
+	}
+	if c.controllers != nil {
+		errs = append(errs, c.controllers.stop())
 	}
 	return errors.Join(append(errs, c.env.Stop())...)
 }

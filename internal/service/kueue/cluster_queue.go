@@ -56,7 +56,7 @@ type clusterQueue struct{}
 var (
 	_ framework.ReadyWaiter[clusterQueueModel]     = clusterQueue{}
 	_ framework.PreApplyChecker[clusterQueueModel] = clusterQueue{}
-	_ framework.DeleteExplainer                    = clusterQueue{}
+	_ framework.DeleteExplainer[clusterQueueModel] = clusterQueue{}
 	_ framework.ConfigChecker                      = clusterQueue{}
 )
 

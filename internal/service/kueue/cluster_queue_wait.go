@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
 
 // WaitReady waits until Kueue reports the queue Active for the generation just applied. On
@@ -78,26 +78,21 @@ func missingFlavors(ctx context.Context, c *kube.Client, obj *unstructured.Unstr
 }
 
 // DeleteHolders names the Workloads that hold quota in the queue: Kueue keeps its resource-in-use
-// finalizer on a ClusterQueue until none does. A finished Workload keeps its admission in its
-// status but no longer holds quota (Kueue drops it from its cache), so it does not count.
-func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, _, name string) (framework.DeleteHolders, error) {
+// finalizer on a ClusterQueue until none does.
+func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, m *clusterQueueModel) (framework.DeleteHolders, error) {
+	name := m.Name.ValueString()
 	h := framework.DeleteHolders{
 		Reason: fmt.Sprintf("Kueue keeps the finalizer %s on a ClusterQueue while workloads hold quota in it",
 			kueuev1beta2.ResourceInUseFinalizerName),
 		Remedy: "Wait for them to finish, or delete them (or their jobs), then destroy again; `stop_policy = \"HoldAndDrain\"` " +
 			"stops new admissions and evicts the running ones.",
 	}
-	list, err := c.List(ctx, workloadKind, "", metav1.ListOptions{})
+	holding, err := queue.HoldingQuota(ctx, c, "")
 	if err != nil {
 		return h, err
 	}
-	for _, item := range list.Items {
-		var wl kueuev1beta2.Workload
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &wl) != nil {
-			continue
-		}
-		finished := apimeta.IsStatusConditionTrue(wl.Status.Conditions, kueuev1beta2.WorkloadFinished)
-		if a := wl.Status.Admission; a != nil && string(a.ClusterQueue) == name && !finished {
+	for _, wl := range holding {
+		if string(wl.Status.Admission.ClusterQueue) == name {
 			addHolder(&h, "Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
 		}
 	}

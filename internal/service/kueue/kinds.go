@@ -10,5 +10,5 @@ var (
 	cohortKind                = queue.Kind("cohorts", "Cohort", false)
 	workloadPriorityClassKind = queue.Kind("workloadpriorityclasses", "WorkloadPriorityClass", false)
 	// workloadKind is read only, to name the Workloads that hold a ClusterQueue being deleted.
-	workloadKind = queue.Kind("workloads", "Workload", true)
+	workloadKind = queue.WorkloadKind
 )

@@ -13,11 +13,12 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-var _ framework.DeleteExplainer = resourceFlavor{}
+var _ framework.DeleteExplainer[resourceFlavorModel] = resourceFlavor{}
 
 // DeleteHolders names the ClusterQueues that name the flavor: Kueue keeps its resource-in-use
 // finalizer on a ResourceFlavor until no ClusterQueue does.
-func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, _, name string) (framework.DeleteHolders, error) {
+func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *resourceFlavorModel) (framework.DeleteHolders, error) {
+	name := m.Name.ValueString()
 	h := framework.DeleteHolders{
 		Reason: fmt.Sprintf("Kueue keeps the finalizer %s on a ResourceFlavor while a ClusterQueue names it in its resource groups",
 			kueuev1beta2.ResourceInUseFinalizerName),

@@ -19,22 +19,26 @@ func main() {
 	kubeconfig := flag.String("write-kubeconfig", "", "where to write the admin kubeconfig (required)")
 	kueue := flag.Bool("kueue", false, "also run Kueue's controller manager and its webhooks")
 	argo := flag.Bool("argo", false, "also run Argo Workflows' workflow controller")
+	controllers := flag.Bool("controllers", false, "also run kube-controller-manager's namespace and garbage-collector controllers")
 	flag.Parse()
 	if *kubeconfig == "" {
 		log.Fatal("-write-kubeconfig is required")
 	}
-	if err := run(*kubeconfig, *kueue, *argo); err != nil {
+	if err := run(*kubeconfig, *controllers, *kueue, *argo); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(kubeconfig string, kueue, argo bool) error {
+func run(kubeconfig string, controllers, kueue, argo bool) error {
 	dir, err := os.MkdirTemp("", "mlplatform-controlplane-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	var opts []testcluster.Option
+	if controllers {
+		opts = append(opts, testcluster.WithControllers())
+	}
 	if kueue {
 		opts = append(opts, testcluster.WithKueue())
 	}
