@@ -3,8 +3,6 @@ package argo_test
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -28,31 +26,6 @@ provider "mlplatform" {
   default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }
 }
 `, conn)
-}
-
-// planAgainstUnreachable plans config against a stand-in API server that counts requests, and
-// fails the test if the plan made any. want nil means the plan must succeed (creating
-// everything); otherwise it must fail matching want.
-func planAgainstUnreachable(t *testing.T, config func(host string) string, want *regexp.Regexp) {
-	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:             config(host),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: want == nil,
-			ExpectError:        want,
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
-}
-
-// regexpWords matches words separated by any whitespace, as Terraform wraps long messages.
-func regexpWords(s string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(s), " ", `\s+`))
 }
 
 var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}

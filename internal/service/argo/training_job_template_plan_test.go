@@ -40,11 +40,11 @@ func TestAccTrainingJobTemplate_refusedAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			planAgainstUnreachable(t, func(host string) string { return minimalConfig(host, ns, tc.body) }, regexpWords(tc.want))
+			acctest.PlanWithoutAPICalls(t, func(host string) string { return minimalConfig(host, ns, tc.body) }, acctest.Words(tc.want))
 		})
 	}
 	t.Run("valid", func(t *testing.T) {
-		planAgainstUnreachable(t, func(host string) string {
+		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return minimalConfig(host, ns, `args = ["--lr={{workflow.parameters.lr}}"]
 hyperparameters = { lr = "3e-4" }`)
 		}, nil)
@@ -77,15 +77,15 @@ func TestAccTrainingJobTemplate_refusedByArgoAtPlan(t *testing.T) {
 	ns := acctest.Name("acc-tjt-lint")
 	long := strings.Repeat("a", 64)
 	t.Run("name longer than 63", func(t *testing.T) {
-		planAgainstUnreachable(t, func(host string) string {
+		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return strings.Replace(minimalConfig(host, ns, ""), `name      = "plan"`, `name      = "`+long+`"`, 1)
-		}, regexpWords(`Attribute name: Argo Workflows would refuse the generated WorkflowTemplate: workflow template name "`+
+		}, acctest.Words(`Attribute name: Argo Workflows would refuse the generated WorkflowTemplate: workflow template name "`+
 			long+`" must not be more than 63 characters long (currently 64)`))
 	})
 	t.Run("same mount path twice", func(t *testing.T) {
-		planAgainstUnreachable(t, func(host string) string {
+		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return minimalConfig(host, ns, `volumes = [{ claim_name = "imdb", mount_path = "/data" }, { claim_name = "imdb-v2", mount_path = "/data" }]`)
-		}, regexpWords(`Attribute volumes[1].mount_path: Argo Workflows would refuse the generated WorkflowTemplate: `+
+		}, acctest.Words(`Attribute volumes[1].mount_path: Argo Workflows would refuse the generated WorkflowTemplate: `+
 			`templates.train.container.volumeMounts[1].mountPath '/data' already mounted in container.volumeMounts.dataset-0`))
 	})
 }

@@ -45,16 +45,16 @@ resource "mlplatform_training_job_template" "test" {
 		Steps: []resource.TestStep{
 			{
 				Config:      template("no-such-queue", "any"),
-				ExpectError: regexpWords(`Attribute queue: localqueues.kueue.x-k8s.io "no-such-queue" not found`),
+				ExpectError: acctest.Words(`Attribute queue: localqueues.kueue.x-k8s.io "no-such-queue" not found`),
 			},
 			{
 				Config: template("small", "on-demand"),
-				ExpectError: regexpWords("Attribute hardware.cpu_cores: through LocalQueue " + ns + "/small, ClusterQueue " + cq +
+				ExpectError: acctest.Words("Attribute hardware.cpu_cores: through LocalQueue " + ns + "/small, ClusterQueue " + cq +
 					" cannot admit one pod: one pod requests 8 cpu, but flavor " + cq + "-on-demand gives at most 4 (nominal quota 4, no cohort to borrow from)."),
 			},
 			{
 				Config: template("small", "spot"),
-				ExpectError: regexpWords("Attribute capacity: through LocalQueue " + ns + "/small, ClusterQueue " + cq +
+				ExpectError: acctest.Words("Attribute capacity: through LocalQueue " + ns + "/small, ClusterQueue " + cq +
 					" cannot admit one pod: flavor " + cq + "-on-demand selects nodes labelled {karpenter.sh/capacity-type=on-demand}, which the pod's node selector"),
 			},
 			{

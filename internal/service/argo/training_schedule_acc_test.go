@@ -220,11 +220,11 @@ func TestAccTrainingSchedule_refusedAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			planAgainstUnreachable(t, func(host string) string { return planScheduleConfig(host, ns, tc.body) }, regexpWords(tc.want))
+			acctest.PlanWithoutAPICalls(t, func(host string) string { return planScheduleConfig(host, ns, tc.body) }, acctest.Words(tc.want))
 		})
 	}
 	t.Run("valid", func(t *testing.T) {
-		planAgainstUnreachable(t, func(host string) string {
+		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return planScheduleConfig(host, ns, "schedules = [\"0 2 * * 1-5\", \"@every 6h\"]\nstarting_deadline = \"30m\"")
 		}, nil)
 	})
@@ -236,10 +236,10 @@ var longName = "nightly-retraining-of-the-sentiment-model-for-the-nlp"
 // precedence over the defaults.
 func planScheduleConfig(host, ns, body string) string {
 	name, tz := `name = "nightly"`, `timezone = "UTC"`
-	if regexpWords("name =").MatchString(body) {
+	if acctest.Words("name =").MatchString(body) {
 		name = ""
 	}
-	if regexpWords("timezone =").MatchString(body) {
+	if acctest.Words("timezone =").MatchString(body) {
 		tz = ""
 	}
 	return providerBlock(host) + fmt.Sprintf(`
@@ -280,12 +280,12 @@ resource "mlplatform_training_schedule" "test" {
 		Steps: []resource.TestStep{
 			{
 				Config:      missing,
-				ExpectError: regexpWords("Attribute template: WorkflowTemplate " + ns + "/no-such-template does not exist"),
+				ExpectError: acctest.Words("Attribute template: WorkflowTemplate " + ns + "/no-such-template does not exist"),
 			},
 			{
 				Config: scheduleConfig("", ns, name, `schedules  = ["@daily"]
 parameters = { dataset_version = "latest", learning_rte = "1e-4" }`),
-				ExpectError: regexpWords(`Attribute parameters["learning_rte"]: WorkflowTemplate ` + ns +
+				ExpectError: acctest.Words(`Attribute parameters["learning_rte"]: WorkflowTemplate ` + ns +
 					`/sentiment-model declares no parameter "learning_rte" (it declares: dataset_version, learning_rate)`),
 			},
 		},

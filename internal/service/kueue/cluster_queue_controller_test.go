@@ -206,7 +206,7 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 				// Destroying the queue while a workload is admitted, which Kueue's finalizer would
 				// hold: refused at once, naming the workload, with nothing deleted.
 				Config: teamPlatform(prefix, ns, false, "5s"),
-				ExpectError: regexpWords(fmt.Sprintf("Cannot delete ClusterQueue %s while it is in use", queue) +
+				ExpectError: acctest.Words(fmt.Sprintf("Cannot delete ClusterQueue %s while it is in use", queue) +
 					fmt.Sprintf(" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ClusterQueue while workloads hold quota in it. Held by: Workload %s/train-4gpu.", ns)),
 			},
 			{

@@ -55,7 +55,7 @@ func TestAccClusterQueueDataSource_notFound(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      providerBlock("") + fmt.Sprintf(`data "mlplatform_cluster_queue" "test" { name = %q }`, name),
-			ExpectError: regexpWords("the cluster has no ClusterQueue " + name),
+			ExpectError: acctest.Words("the cluster has no ClusterQueue " + name),
 		}},
 	})
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -37,48 +36,18 @@ provider "mlplatform" {
 `, conn)
 }
 
-// refusedAtPlan plans config against a stand-in API server that counts requests and checks that
-// the plan fails matching want, without any API call. Terraform wraps long messages, so each
-// space in want matches any run of whitespace. It runs Terraform, so only with TF_ACC (as
-// resource.Test does), though it needs no cluster.
+// refusedAtPlan checks that the plan of config fails matching want, without any API call. Each
+// space in want matches any run of whitespace.
 func refusedAtPlan(t *testing.T, config func(host string) string, want string) {
 	t.Helper()
-	want = strings.ReplaceAll(want, " ", `\s+`)
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      config(host),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(want),
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
+	acctest.PlanWithoutAPICalls(t, config, regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
 }
 
-// regexpWords matches words separated by any whitespace, as Terraform wraps long messages.
-func regexpWords(s string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(s), " ", `\s+`))
-}
-
-// acceptedAtPlan plans config against the stand-in API server: the plan (which creates
-// everything) succeeds without any API call. Like refusedAtPlan, only with TF_ACC.
+// acceptedAtPlan checks that the plan of config (which creates everything) succeeds without any
+// API call.
 func acceptedAtPlan(t *testing.T, config func(host string) string) {
 	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:             config(host),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
+	acctest.PlanWithoutAPICalls(t, config, nil)
 }
 
 // kueueServing reports whether Kueue's controller manager serves the test cluster: its

@@ -63,7 +63,7 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 			{
 				// The flavor goes, the queue that names it stays.
 				Config: flavorAndQueue(name, false, true),
-				ExpectError: regexpWords(fmt.Sprintf("Cannot delete ResourceFlavor %s while it is in use", name) +
+				ExpectError: acctest.Words(fmt.Sprintf("Cannot delete ResourceFlavor %s while it is in use", name) +
 					" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ResourceFlavor while a ClusterQueue names it" +
 					fmt.Sprintf(" in its resource groups. Held by: ClusterQueue %s-q.", name)),
 			},

@@ -106,7 +106,7 @@ func TestAccLocalQueue_missingNamespace(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      lqConfig("", ns, "training", fmt.Sprintf("cluster_queue = %q", acctest.Name("acc-lq-q"))),
-			ExpectError: regexpWords(fmt.Sprintf(`namespace %q does not exist: create it before the LocalQueue`, ns)),
+			ExpectError: acctest.Words(fmt.Sprintf(`namespace %q does not exist: create it before the LocalQueue`, ns)),
 		}},
 	})
 }
