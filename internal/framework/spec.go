@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -130,6 +131,16 @@ type DeleteHolders struct {
 	Leaving []string // holders that are being deleted themselves, so will let go
 	Reason  string   // why they hold it, e.g. "Kueue keeps a flavor while a ClusterQueue names it"
 	Remedy  string   // what the user can do
+}
+
+// Add files a holder as staying or, when it is being deleted (deleting is its deletion timestamp),
+// leaving.
+func (h *DeleteHolders) Add(holder string, deleting *metav1.Time) {
+	if deleting != nil {
+		h.Leaving = append(h.Leaving, holder)
+		return
+	}
+	h.Staying = append(h.Staying, holder)
 }
 
 // describe says what holds the object; leaving holders are named only when includeLeaving.

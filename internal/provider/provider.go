@@ -13,6 +13,7 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/team"
 )
 
 var _ provider.Provider = &mlplatformProvider{}
@@ -44,6 +45,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		nvidia.NewTimeSlicingConfigResource,
 		argo.NewTrainingJobTemplateResource,
 		argo.NewTrainingScheduleResource,
+		team.NewTeamResource,
 	}
 }
 

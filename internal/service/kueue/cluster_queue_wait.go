@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
@@ -93,19 +92,10 @@ func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, m *cluste
 	}
 	for _, wl := range holding {
 		if string(wl.Status.Admission.ClusterQueue) == name {
-			addHolder(&h, "Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
+			h.Add("Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
 		}
 	}
 	slices.Sort(h.Staying)
 	slices.Sort(h.Leaving)
 	return h, nil
-}
-
-// addHolder files a holder as staying or, when it is being deleted, leaving.
-func addHolder(h *framework.DeleteHolders, holder string, deleting *metav1.Time) {
-	if deleting != nil {
-		h.Leaving = append(h.Leaving, holder)
-		return
-	}
-	h.Staying = append(h.Staying, holder)
 }

@@ -37,7 +37,7 @@ func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *reso
 			continue
 		}
 		if namesFlavor(&cq, name) {
-			addHolder(&h, "ClusterQueue "+cq.Name, cq.DeletionTimestamp)
+			h.Add("ClusterQueue "+cq.Name, cq.DeletionTimestamp)
 		}
 	}
 	slices.Sort(h.Staying)
