@@ -13,6 +13,7 @@ type trainingJobTemplateModel struct {
 	Queue           types.String     `tfsdk:"queue"`
 	PriorityClass   types.String     `tfsdk:"priority_class"`
 	Billing         types.Map        `tfsdk:"billing"`
+	ServiceAccount  types.String     `tfsdk:"service_account"`
 	Image           types.String     `tfsdk:"image"`
 	TrainingScript  types.String     `tfsdk:"training_script"`
 	Command         types.List       `tfsdk:"command"`

@@ -45,10 +45,11 @@ func (trainingJobTemplate) Expand(ctx context.Context, m *trainingJobTemplateMod
 	wt := &wfv1.WorkflowTemplate{
 		ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Namespace: meta.Namespace, Labels: meta.Labels, Annotations: meta.Annotations},
 		Spec: wfv1.WorkflowSpec{
-			Entrypoint:  entrypoint,
-			Arguments:   wfv1.Arguments{Parameters: params},
-			PodMetadata: &podMeta,
-			Templates:   []wfv1.Template{tmpl},
+			Entrypoint:         entrypoint,
+			Arguments:          wfv1.Arguments{Parameters: params},
+			PodMetadata:        &podMeta,
+			Templates:          []wfv1.Template{tmpl},
+			ServiceAccountName: m.ServiceAccount.ValueString(),
 		},
 	}
 	expandRuntime(m, &wt.Spec, &wt.Spec.Templates[0])

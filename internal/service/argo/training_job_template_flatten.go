@@ -42,6 +42,7 @@ func (trainingJobTemplate) Flatten(ctx context.Context, obj *unstructured.Unstru
 	} else {
 		m.TrainingScript, m.Command = types.StringNull(), listValue(c.Command, m.Command)
 	}
+	m.ServiceAccount = framework.OptionalString(wt.Spec.ServiceAccountName)
 	params := flattenParams(wt.Spec.Arguments.Parameters, m)
 	userArgs := c.Args
 	if n := len(c.Args) - len(params); n >= 0 {

@@ -44,6 +44,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["priority_class"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Name of a Kueue WorkloadPriorityClass for the runs (label `" + labelPriority + "` on their pods).",
 		Validators:          []validator.String{framework.DNSSubdomain()}}
+	attrs["service_account"] = schema.StringAttribute{Optional: true,
+		MarkdownDescription: "The service account the runs' pods run as (`spec.serviceAccountName`), e.g. " +
+			"`mlplatform_team.x.workflow_service_account`, which has what Argo's executor needs. Omitted: the namespace's " +
+			"`default` account, which then needs those permissions itself.",
+		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing labels (team, project, cost centre) for the runs' pods, merged over `labels_all`, so " +
 			"GPU-hours can be summed per team. They are written on the pods, not on the WorkflowTemplate.",

@@ -30,6 +30,7 @@ resource "mlplatform_training_job_template" "test" {
   queue          = "training"
   priority_class = "low"
   billing        = { "billing.mlplatform.io/team" = "nlp" }
+  service_account = "training-workflow"
   image           = "ghcr.io/acme/sentiment:1.4"
   training_script = "train.py"
   args            = ["--epochs=3"]
@@ -155,6 +156,9 @@ func checkLive(t *testing.T, ns, name, lr, capacity string) error {
 	}
 	if got, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "podMetadata", "labels"); !reflect.DeepEqual(got, want) {
 		return fmt.Errorf("spec.podMetadata.labels = %v; want %v", got, want)
+	}
+	if sa, _, _ := unstructured.NestedString(obj.Object, "spec", "serviceAccountName"); sa != "training-workflow" {
+		return fmt.Errorf("spec.serviceAccountName = %q; want training-workflow", sa)
 	}
 	args, _, _ := unstructured.NestedStringSlice(tmpl, "container", "args")
 	wantArgs := []string{"--epochs=3", "--dataset_version={{workflow.parameters.dataset_version}}",
