@@ -2,8 +2,9 @@
 # (KUBE_CONFIG_PATH / KUBE_CONFIG_PATHS), so the same configuration works on any cluster.
 #
 # GPU fleets (A100 80GB as whole GPUs and sliced into 1g.10gb MIG instances, on on-demand and
-# spot nodes, and whole H100s), Kueue flavors fed from what the fleets supply, three team queues
-# that share the fleets through one cohort, and the training templates ML engineers submit.
+# spot nodes, and whole H100s), Kueue flavors fed from what the fleets supply, three teams (their
+# namespaces, queues sharing the fleets through one cohort, access, and the rule that every pod
+# names its project), and the training templates ML engineers submit.
 
 terraform {
   required_providers {
@@ -15,8 +16,8 @@ terraform {
 
 provider "mlplatform" {
   default_labels = {
-    "billing.mlplatform.io/cost-centre" = "ml-platform"
-    "app.kubernetes.io/managed-by"      = "terraform"
+    "mlplatform.io/cost-centre"    = "ml-platform"
+    "app.kubernetes.io/managed-by" = "terraform"
   }
 }
 
@@ -28,6 +29,8 @@ variable "cluster_name" {
 
 locals {
   teams = toset(["research", "vision", "nlp"])
+  # Each team's cost centre: a label on its namespace and objects, and in its pods' labels.
+  cost_centres = { research = "cc-4101", vision = "cc-4102", nlp = "cc-4103" }
 }
 
 # --- GPU nodes (Karpenter) ---------------------------------------------------------------
@@ -136,7 +139,7 @@ resource "mlplatform_cluster_queue" "team" {
   cohort = mlplatform_cohort.training.name
   # Only the team's own namespace may submit (unset would admit none, {} every namespace).
   namespace_selector = {
-    match_labels = { "kubernetes.io/metadata.name" = each.key }
+    match_labels = { "mlplatform.io/team" = each.key }
   }
 
   resource_group {
@@ -166,14 +169,17 @@ resource "mlplatform_cluster_queue" "team" {
   labels = { "mlplatform.io/team" = each.key }
 }
 
-# Each team submits to the LocalQueue "training" in its own namespace (which must exist).
-resource "mlplatform_local_queue" "team" {
+# --- Teams ----------------------------------------------------------------------------------
+# Each team's namespace (billing labels, and the label Kueue's managedJobsNamespaceSelector
+# selects), the LocalQueue "training" its engineers submit to, their access, and an admission
+# policy that refuses a pod without the label mlplatform.io/project, so every GPU-hour is billed.
+resource "mlplatform_team" "team" {
   for_each = local.teams
 
-  namespace     = each.key
-  name          = "training"
-  cluster_queue = mlplatform_cluster_queue.team[each.key].name
-  labels        = { "mlplatform.io/team" = each.key }
+  name          = each.key
+  cost_centre   = local.cost_centres[each.key]
+  local_queues  = { training = mlplatform_cluster_queue.team[each.key].name }
+  member_groups = ["${each.key}-engineers"]
 }
 
 resource "mlplatform_workload_priority_class" "production" {
@@ -198,14 +204,12 @@ resource "mlplatform_workload_priority_class" "experiment" {
 
 # The nlp team's sentiment model: one whole A100 80GB on spot, with checkpoints.
 resource "mlplatform_training_job_template" "sentiment" {
-  namespace      = "nlp"
-  name           = "sentiment-model"
-  queue          = mlplatform_local_queue.team["nlp"].name
-  priority_class = mlplatform_workload_priority_class.production.name
-  billing = {
-    "billing.mlplatform.io/team"    = "nlp"
-    "billing.mlplatform.io/project" = "sentiment"
-  }
+  namespace       = mlplatform_team.team["nlp"].namespace
+  name            = "sentiment-model"
+  queue           = "training"
+  priority_class  = mlplatform_workload_priority_class.production.name
+  service_account = mlplatform_team.team["nlp"].workflow_service_account
+  billing         = merge(mlplatform_team.team["nlp"].pod_labels, { "mlplatform.io/project" = "sentiment" })
 
   source          = { git_repo = "https://github.com/acme/models.git" }
   image           = "ghcr.io/acme/sentiment-trainer:1.4.0"
@@ -232,11 +236,12 @@ resource "mlplatform_training_job_template" "sentiment" {
 
 # The research team's MIG experiment on one 1g.10gb slice of an A100 80GB.
 resource "mlplatform_training_job_template" "mig_experiment" {
-  namespace      = "research"
-  name           = "mig-experiment"
-  queue          = mlplatform_local_queue.team["research"].name
-  priority_class = mlplatform_workload_priority_class.experiment.name
-  billing        = { "billing.mlplatform.io/team" = "research" }
+  namespace       = mlplatform_team.team["research"].namespace
+  name            = "mig-experiment"
+  queue           = "training"
+  priority_class  = mlplatform_workload_priority_class.experiment.name
+  service_account = mlplatform_team.team["research"].workflow_service_account
+  billing         = merge(mlplatform_team.team["research"].pod_labels, { "mlplatform.io/project" = "mig-study" })
 
   image           = "ghcr.io/acme/research:0.3"
   command         = ["python", "-m", "experiments.small"]
@@ -252,7 +257,7 @@ resource "mlplatform_training_job_template" "mig_experiment" {
 # Nightly retraining of the sentiment model on the latest dataset, on weekdays at 02:00 Berlin
 # time; a run still going (or queued) when the next is due makes that one skip.
 resource "mlplatform_training_schedule" "nightly_sentiment" {
-  namespace  = "nlp"
+  namespace  = mlplatform_team.team["nlp"].namespace
   name       = "nightly-sentiment"
   template   = mlplatform_training_job_template.sentiment.name
   schedules  = ["0 2 * * 1-5"]
@@ -276,12 +281,13 @@ output "supplies" {
 }
 
 output "queues" {
-  description = "Each team's ClusterQueue, whether Kueue reports it Active, and its LocalQueue."
+  description = "Each team's ClusterQueue, whether Kueue reports it Active, its LocalQueues and its pods' billing labels."
   value = {
     for team, q in mlplatform_cluster_queue.team : team => {
       cluster_queue = q.name
       active        = q.active
-      local_queue   = "${mlplatform_local_queue.team[team].namespace}/${mlplatform_local_queue.team[team].name}"
+      local_queues  = [for lq in mlplatform_team.team[team].local_queue_names : "${mlplatform_team.team[team].namespace}/${lq}"]
+      pod_labels    = mlplatform_team.team[team].pod_labels
     }
   }
 }

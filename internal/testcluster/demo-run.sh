@@ -2,8 +2,8 @@
 # Submits one run of the research team's mig-experiment template to the demo's local control plane,
 # as `argo submit --from workflowtemplate/mig-experiment -n research` would, and shows what Kueue
 # did with its pod. For the local control plane only (make demo runs it without KUBECONFIG): it
-# first removes the previous demo run and the namespace's Workloads, which no garbage collector
-# removes there.
+# first removes the previous demo run, its pod (no kubelet ends it there) and the namespace's
+# Workloads.
 #
 #   demo-run.sh KUBECTL
 set -euo pipefail

@@ -1,0 +1,21 @@
+# The nlp team: its namespace "nlp" with billing labels, the LocalQueue "training" on its
+# ClusterQueue, access for its engineers, and every pod required to name its project.
+resource "mlplatform_team" "nlp" {
+  name          = "nlp"
+  cost_centre   = "cc-4102"
+  local_queues  = { training = mlplatform_cluster_queue.nlp.name }
+  member_groups = ["nlp-engineers"]
+}
+
+# A template of the team: its pods carry the team's billing labels and a project, and run as
+# the team's workflow service account.
+resource "mlplatform_training_job_template" "sentiment" {
+  namespace       = mlplatform_team.nlp.namespace
+  name            = "sentiment-model"
+  queue           = mlplatform_team.nlp.local_queue_names[0]
+  service_account = mlplatform_team.nlp.workflow_service_account
+  billing         = merge(mlplatform_team.nlp.pod_labels, { "mlplatform.io/project" = "sentiment" })
+  image           = "ghcr.io/acme/sentiment:1.4"
+  training_script = "train.py"
+  hardware        = { gpu_type = "a100-80gb" }
+}
