@@ -59,7 +59,8 @@ func (gpuDashboard) Schema(ctx context.Context) schema.Schema {
 			"folder, set `folder` and enable folders on the sidecar: `sidecar.dashboards.folderAnnotation: " +
 			"grafana_folder` and `sidecar.dashboards.provider.foldersFromFilesStructure: true`.\n\n" +
 			"The ConfigMap holds one key, `<name>.json`, and is the resource's own: it is created, updated and deleted " +
-			"whole, like any object the provider writes.",
+			"whole, like any object the provider writes. Import reads `sidecar_label` and `folder_annotation` as their " +
+			"defaults; with others, the first apply after import moves the label and annotation to them.",
 		Attributes: gpuDashboardAttributes(),
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

@@ -49,7 +49,12 @@ func dashboardOverRange(series string) string {
 
 // buildDashboard is the dashboard as Grafana's JSON model. Every panel queries only the series
 // the billing rules record (series.go).
+//
+// It is the classic dashboard model (the SDK's `dashboard`, which it marks deprecated in favour of
+// `dashboardv2`): Grafana's file provisioning, which the sidecar feeds, reads that model, while v2
+// dashboards are API resources of recent Grafana versions only.
 func buildDashboard(o dashboardOptions) (string, error) {
+	//nolint:staticcheck // the classic model, as said above
 	b := dashboard.NewDashboardBuilder(o.Title).
 		Uid(o.UID).
 		Tags([]string{"mlplatform", "gpu"}).

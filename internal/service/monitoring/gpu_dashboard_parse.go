@@ -10,7 +10,7 @@ import (
 // parseDashboard reads back the attributes a dashboard's JSON records, with the SDK's own
 // dashboard model.
 func parseDashboard(text string) (dashboardOptions, error) {
-	var d dashboard.Dashboard
+	var d dashboard.Dashboard //nolint:staticcheck // the classic model buildDashboard writes
 	if err := json.Unmarshal([]byte(text), &d); err != nil {
 		return dashboardOptions{}, err
 	}
