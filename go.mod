@@ -9,6 +9,7 @@ require (
 	github.com/awslabs/operatorpkg v0.0.0-20251222193911-34e9a1898737
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-logr/logr v1.4.3
+	github.com/grafana/grafana-foundation-sdk/go v0.0.22
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/hashicorp/terraform-plugin-framework-timeouts v0.7.0
 	github.com/hashicorp/terraform-plugin-framework-validators v0.19.0
