@@ -253,23 +253,12 @@ func TestAccGPUDashboard_refusesAForeignConfigMap(t *testing.T) {
 	})
 }
 
-// dashboardRefusedAtPlan plans config against a stand-in API server that counts requests: the
-// plan fails matching want (each space matches any whitespace, as Terraform wraps), with no API
-// call.
+// dashboardRefusedAtPlan checks that the plan fails matching want (each space matches any
+// whitespace, as Terraform wraps), with no API call.
 func dashboardRefusedAtPlan(t *testing.T, body, want string) {
 	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      dashboardConfig(host, body),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)),
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
+	acctest.PlanWithoutAPICalls(t, func(host string) string { return dashboardConfig(host, body) },
+		regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
 }
 
 func TestGPUDashboard_invalidInputFailsAtPlan(t *testing.T) {
