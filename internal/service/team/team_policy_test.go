@@ -41,10 +41,10 @@ func TestAccTeam_projectLabelPolicy(t *testing.T) {
 						return err
 					}, apierrors.IsForbidden)
 					if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "must carry the label "+key) {
-						return fmt.Errorf("unlabelled pod: got %v, want a refusal naming %s", err, key)
+						return fmt.Errorf("unlabelled pod: got %w, want a refusal naming %s", err, key)
 					}
 					if err := createPod(t, name, "empty", map[string]string{key: ""}); !apierrors.IsForbidden(err) {
-						return fmt.Errorf("pod with an empty %s: got %v, want a refusal", key, err)
+						return fmt.Errorf("pod with an empty %s: got %w, want a refusal", key, err)
 					}
 					if err := createPod(t, name, "labelled", map[string]string{key: "sentiment"}); err != nil {
 						return fmt.Errorf("labelled pod refused: %w", err)
