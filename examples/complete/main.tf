@@ -265,6 +265,13 @@ resource "mlplatform_training_schedule" "nightly_sentiment" {
   parameters = { dataset_version = "latest" }
 }
 
+# --- The bill ---------------------------------------------------------------------------------
+# GPU-hours and cost per team and project, queues and GPU health, as a Grafana dashboard that the
+# sidecar of a kube-prometheus-stack in namespace "monitoring" loads.
+resource "mlplatform_gpu_dashboard" "gpu" {
+  folder = "ML platform"
+}
+
 output "submit_commands" {
   description = "The command an ML engineer runs to submit each template with its default parameters."
   value = {

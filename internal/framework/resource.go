@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -109,11 +110,13 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	var labels types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
-	if labels.IsUnknown() || r.Provider.DefaultLabelsUnknown {
+	specLabels, known := r.ownLabels(ctx, req.Plan, &resp.Diagnostics)
+	if labels.IsUnknown() || r.Provider.DefaultLabelsUnknown || !known {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
 	} else {
-		own := mapOf(ctx, labels, &resp.Diagnostics)
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(r.Provider.MergeLabels(own)))...)
+		all := r.Provider.MergeLabels(mapOf(ctx, labels, &resp.Diagnostics))
+		maps.Copy(all, specLabels)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(all))...)
 	}
 	if k, ok := r.hooks().(KeyOwner); ok && !resp.Diagnostics.HasError() {
 		r.claimKeys(ctx, k, req, resp)
@@ -121,6 +124,20 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
 	}
+}
+
+// ownLabels are the labels the Spec writes on every object of the planned model (OwnLabeler),
+// and whether they are known.
+func (r *Resource[M, PM]) ownLabels(ctx context.Context, plan tfsdk.Plan, diags *diag.Diagnostics) (map[string]string, bool) {
+	l, ok := r.hooks().(OwnLabeler[M])
+	if !ok {
+		return nil, true
+	}
+	var m M
+	if diags.Append(plan.Get(ctx, &m)...); diags.HasError() {
+		return nil, false
+	}
+	return l.OwnLabels(&m)
 }
 
 func (r *Resource[M, PM]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -176,6 +193,10 @@ func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, diags
 func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, state *tfsdk.State, diags *diag.Diagnostics) bool {
 	meta := PM(m).Meta()
 	om := ObjectMetaFor(ctx, r.Provider, meta, namespaceOf(PM(m)), diags)
+	if l, ok := r.hooks().(OwnLabeler[M]); ok {
+		own, _ := l.OwnLabels(m)
+		maps.Copy(om.Labels, own)
+	}
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
 	diags.Append(d...)
 	if diags.HasError() {

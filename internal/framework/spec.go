@@ -157,6 +157,13 @@ func (h DeleteHolders) describe(includeLeaving bool) string {
 	return h.Reason + ". Held by: " + strings.Join(names, ", ") + ". " + h.Remedy
 }
 
+// OwnLabeler is implemented by a Spec that writes labels of its own on every object, over
+// default_labels and `labels` (a team's billing labels). The cycle puts them into the metadata
+// Expand gets and into labels_all; known is false while they are unknown at plan.
+type OwnLabeler[M any] interface {
+	OwnLabels(m *M) (labels map[string]string, known bool)
+}
+
 // PlanModifier is implemented by a Spec that computes attributes at plan time (e.g. EC2 tags
 // merged from default_labels, or what a node pool supplies). The cycle calls it after setting
 // labels_all; it needs no cluster.

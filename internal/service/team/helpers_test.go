@@ -16,8 +16,8 @@ import (
 
 const teamAddr = "mlplatform_team.test"
 
-// teamConfig is a provider with a billing default label (pointed at host when set) and team
-// "test" with body.
+// teamConfig is a provider with default labels (pointed at host when set) and team "test" with
+// body.
 func teamConfig(host, body string) string {
 	conn := ""
 	if host != "" {
@@ -26,7 +26,8 @@ func teamConfig(host, body string) string {
 	return fmt.Sprintf(`
 provider "mlplatform" {
   %s
-  default_labels = { "mlplatform.io/platform" = "gpu" }
+  # The team's own cost centre is written over this one.
+  default_labels = { "mlplatform.io/platform" = "gpu", "mlplatform.io/cost-centre" = "platform" }
 }
 
 resource "mlplatform_team" "test" {

@@ -63,6 +63,12 @@ func (team) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "`<namespace>/<name>` of the team; the import ID.",
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}
+	labels := attrs["labels"].(schema.MapAttribute)
+	labels.MarkdownDescription = "Labels of every object of the team (`metadata.labels`), merged over the provider's " +
+		"`default_labels`; the team's billing labels (`" + LabelTeam + "`, `" + LabelCostCentre + "`) are written over " +
+		"both, and are refused here. Labels that other tools add are left alone and cause no diff."
+	labels.Validators = append(labels.Validators, mapvalidator.KeysAre(stringvalidator.NoneOf(LabelTeam, LabelCostCentre)))
+	attrs["labels"] = labels
 	attrs["cost_centre"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "The team's cost centre: the `" + LabelCostCentre + "` billing label on its namespace and " +
 			"objects, and in `pod_labels`.",

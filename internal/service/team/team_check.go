@@ -23,8 +23,7 @@ import (
 func (team) CheckBeforeApply(ctx context.Context, c *kube.Client, m *teamModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	ns := m.Namespace.ValueString()
-	nsLabels := labels.Set(merged(merged(stringMap(ctx, m.LabelsAll, &diags), podLabels(m.Name.ValueString(), m.CostCentre.ValueString())),
-		stringMap(ctx, m.KueueNamespaceLabels, &diags)))
+	nsLabels := labels.Set(merged(stringMap(ctx, m.LabelsAll, &diags), stringMap(ctx, m.KueueNamespaceLabels, &diags)))
 	nsLabels[labelNamespaceName] = ns
 	queues := stringMap(ctx, m.LocalQueues, &diags)
 	for _, q := range slices.Sorted(maps.Keys(queues)) {

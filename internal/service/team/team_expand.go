@@ -25,6 +25,7 @@ var (
 	_ framework.DeleteExplainer[teamModel] = team{}
 	_ framework.PreApplyChecker[teamModel] = team{}
 	_ framework.PlanModifier               = team{}
+	_ framework.OwnLabeler[teamModel]      = team{}
 )
 
 // Refs are the team's objects of fixed names: the namespace first (deleting it deletes the
@@ -86,12 +87,12 @@ func (team) ImportRefs(ctx context.Context, c *kube.Client, m *teamModel) ([]fra
 	return refs, nil
 }
 
-// Expand builds the team's objects, the namespace first. Every object carries the team's billing
-// labels; the namespace also the labels Kueue selects.
+// Expand builds the team's objects, the namespace first. Every object carries meta's labels (with
+// the team's billing labels, see OwnLabels); the namespace also the labels Kueue selects.
 func (team) Expand(ctx context.Context, _ *framework.ProviderData, m *teamModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	ns := meta.Namespace
-	labels := merged(meta.Labels, podLabels(m.Name.ValueString(), m.CostCentre.ValueString()))
+	labels := meta.Labels
 	nsLabels := merged(labels, stringMap(ctx, m.KueueNamespaceLabels, &diags))
 	ann := meta.Annotations
 	account := m.WorkflowServiceAccount.ValueString()

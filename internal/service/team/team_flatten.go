@@ -87,10 +87,11 @@ func flattenNamespace(ctx context.Context, obj *unstructured.Unstructured, m *te
 		kueue[defaultKueueManagedLabel] = v
 	}
 	m.KueueNamespaceLabels = framework.MapValue(kueue)
-	written := slices.Collect(maps.Keys(own))
-	written = append(written, labelNamespaceName, defaultKueueManagedLabel)
-	m.Labels = framework.AtomicMap(without(stringMap(ctx, m.Labels, diags), written), types.MapNull(types.StringType))
-	m.LabelsAll = framework.MapValue(without(stringMap(ctx, m.LabelsAll, diags), written))
+	// The billing labels stay in labels_all, which says what every object of the team carries.
+	notOnEveryObject := []string{labelNamespaceName, defaultKueueManagedLabel}
+	m.Labels = framework.AtomicMap(without(stringMap(ctx, m.Labels, diags), append(notOnEveryObject, slices.Collect(maps.Keys(own))...)),
+		types.MapNull(types.StringType))
+	m.LabelsAll = framework.MapValue(without(stringMap(ctx, m.LabelsAll, diags), notOnEveryObject))
 }
 
 // without is labels without keys.

@@ -35,7 +35,7 @@ func (namespaceFromName) PlanModifyString(ctx context.Context, req planmodifier.
 // another ClusterQueue, which Kueue forbids.
 func (team) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m teamModel
-	if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
+	if resp.Diagnostics.Append(resp.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
 	m.PodLabels = podLabelsValue(m.Name, m.CostCentre)
@@ -58,6 +58,15 @@ func (team) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resou
 					"apply deletes the old LocalQueue and creates the new one (workloads waiting in the old one stay pending).")
 		}
 	}
+}
+
+// OwnLabels are the team's billing labels: written on every object of the team, over
+// default_labels and `labels`.
+func (team) OwnLabels(m *teamModel) (map[string]string, bool) {
+	if m.Name.IsUnknown() || m.CostCentre.IsUnknown() {
+		return nil, false
+	}
+	return podLabels(m.Name.ValueString(), m.CostCentre.ValueString()), true
 }
 
 // podLabelsValue is pod_labels: the team's billing labels (unknown while the name is).

@@ -65,6 +65,9 @@ func TestAccTeam_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(teamAddr, tfjsonpath.New("id"), knownvalue.StringExact(ns+"/"+name)),
 					statecheck.ExpectKnownValue(teamAddr, tfjsonpath.New("pod_labels"), knownvalue.MapExact(map[string]knownvalue.Check{
 						team.LabelTeam: knownvalue.StringExact(name), team.LabelCostCentre: knownvalue.StringExact("cc-1234")})),
+					statecheck.ExpectKnownValue(teamAddr, tfjsonpath.New("labels_all"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"mlplatform.io/platform": knownvalue.StringExact("gpu"), team.LabelTeam: knownvalue.StringExact(name),
+						team.LabelCostCentre: knownvalue.StringExact("cc-1234")})),
 					statecheck.ExpectKnownValue(teamAddr, tfjsonpath.New("local_queue_names"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("training")})),
 				},
