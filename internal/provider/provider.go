@@ -12,6 +12,7 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/argo"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
 )
 
@@ -44,6 +45,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		nvidia.NewTimeSlicingConfigResource,
 		argo.NewTrainingJobTemplateResource,
 		argo.NewTrainingScheduleResource,
+		monitoring.NewGPUBillingRulesResource,
 	}
 }
 
