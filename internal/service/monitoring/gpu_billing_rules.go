@@ -130,12 +130,12 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 			"releases up to 4.5 (it takes the node name from `NODE_NAME`, which its Helm chart and the GPU Operator set), " +
 			"`hostname` in later ones. Defaults to `" + defaultDCGMNodeLabel + "`.",
 		Validators: []validator.String{promLabelName()}}
-	for _, l := range []struct{ attr, def, what string }{
-		{"dcgm_namespace_label", defaultDCGMNamespaceLabel, "namespace"},
-		{"dcgm_pod_label", defaultDCGMPodLabel, "pod"},
+	for _, l := range []struct{ attr, def, what, names string }{
+		{"dcgm_namespace_label", defaultDCGMNamespaceLabel, "namespace", "the namespace of the pod that holds a GPU"},
+		{"dcgm_pod_label", defaultDCGMPodLabel, "pod", "the pod that holds a GPU"},
 	} {
 		attrs[l.attr] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(l.def),
-			MarkdownDescription: "The label that holds the " + l.what + " of the pod holding a GPU, as Prometheus stores " +
+			MarkdownDescription: "The label that names " + l.names + ", as Prometheus stores " +
 				"dcgm-exporter's `" + l.what + "`. A ServiceMonitor with `honorLabels: false` (the default of dcgm-exporter's " +
 				"chart and of the GPU Operator) gives every series the exporter's own " + l.what + " and renames the GPU's to `" +
 				l.def + "`; with `honorLabels: true` Prometheus would give a GPU no pod holds the exporter's pod, so keep it " +

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -40,7 +41,7 @@ func (promDurationValidator) ValidateString(_ context.Context, req validator.Str
 			fmt.Sprintf("Attribute %s: %q is not a Prometheus duration such as `30s`, `10m` or `1h30m`: %s", req.Path, s, err))
 	case d == 0:
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value", fmt.Sprintf("Attribute %s must be longer than 0", req.Path))
-	case model.Duration(d)%model.Duration(1e9) != 0:
+	case time.Duration(d)%time.Second != 0:
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
 			fmt.Sprintf("Attribute %s: %q is not a whole number of seconds", req.Path, s))
 	}
