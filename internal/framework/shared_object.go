@@ -50,7 +50,7 @@ func keyOwnersOf(obj *unstructured.Unstructured) map[string][]string {
 			continue
 		}
 		var fields map[string]map[string]any
-		if json.Unmarshal(e.FieldsV1.Raw, &fields) != nil {
+		if json.Unmarshal(e.FieldsV1.GetRawBytes(), &fields) != nil {
 			continue
 		}
 		for f := range fields["f:data"] {

@@ -47,6 +47,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		argo.NewTrainingJobTemplateResource,
 		argo.NewTrainingScheduleResource,
 		team.NewTeamResource,
+		monitoring.NewGPUBillingRulesResource,
 		monitoring.NewGPUDashboardResource,
 	}
 }

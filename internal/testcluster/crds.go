@@ -2,6 +2,7 @@ package testcluster
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
-// crdDirectories are the upstream CRD folders in the module cache, at the versions in go.mod.
+// crdDirectories are the upstream CRD folders in the module cache, at the versions in go.mod, and
+// the PrometheusRule CRD of the pinned prometheus-operator types.
 func crdDirectories() ([]string, error) {
 	var dirs []string
 	for _, m := range []struct{ module, dir string }{
@@ -25,7 +27,62 @@ func crdDirectories() ([]string, error) {
 		}
 		dirs = append(dirs, filepath.Join(root, m.dir))
 	}
-	return dirs, nil
+	rules, err := prometheusRuleCRD()
+	if err != nil {
+		return nil, err
+	}
+	return append(dirs, rules), nil
+}
+
+// monitoringModule holds prometheus-operator's API types. Its CRDs are not in it, and the module
+// proxy does not serve the main module's zip (with example/prometheus-operator-crd-full) at the
+// versions pinned, so the PrometheusRule CRD is generated from the pinned types with
+// controller-gen, as upstream generates that file (`make generate-crds`: controller-gen
+// crd:crdVersions=v1); the result equals upstream's but for its operator.prometheus.io/version
+// annotation. It is cached next to controller-gen, per version of the types.
+const monitoringModule = "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring"
+
+// prometheusRuleCRD is the path of the PrometheusRule CRD of the pinned prometheus-operator types,
+// generated on first use.
+func prometheusRuleCRD() (string, error) {
+	_, version, err := moduleDir(monitoringModule)
+	if err != nil {
+		return "", err
+	}
+	gen, err := Tool("controller-gen")
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(filepath.Dir(gen), "crds", "monitoring@"+version)
+	file := filepath.Join(dir, "monitoring.coreos.com_prometheusrules.yaml")
+	if _, err := os.Stat(file); err == nil {
+		return file, nil
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(gen), "crds-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	// Run in the repository, so that the package resolves to the version go.mod pins.
+	cmd := exec.Command(gen, "crd:crdVersions=v1", "paths="+monitoringModule+"/v1", "output:crd:dir="+tmp)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("generating the PrometheusRule CRD from %s@%s with controller-gen: %w\n%s", monitoringModule, version, err, out)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return "", err
+	}
+	// Kept whole or not at all: a rename, so that concurrent test binaries never read half a file.
+	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) {
+		if _, statErr := os.Stat(file); statErr != nil {
+			return "", fmt.Errorf("caching the PrometheusRule CRD: %w", err)
+		}
+	}
+	return file, nil
 }
 
 // moduleDir is the directory in the module cache and the version of a module that the provider's

@@ -9,6 +9,9 @@ package monitoring
 // on, capacity_type Karpenter's (`spot`, `on-demand`), resource the extended resource as
 // kube-state-metrics writes it (`nvidia_com_gpu`, `nvidia_com_mig_1g_10gb`).
 const (
+	// seriesPodGPURequests: units of each GPU resource a running pod holds, as it requested them
+	// (a 1g.10gb slice is 1). Labels as seriesPodGPUs. Cost is these units x seriesUnitPrice.
+	seriesPodGPURequests = "mlplatform:pod_gpu_requests"
 	// seriesPodGPUs: GPUs a running pod holds, a MIG slice counted as its share of a GPU
 	// (compute slices / the GPU's slices). Labels: namespace, pod, node, resource, team, project,
 	// pool, capacity_type.
@@ -26,8 +29,10 @@ const (
 	seriesTeamGPUHours = "mlplatform:team_gpu_hours:1h"
 	seriesTeamCost     = "mlplatform:team_cost_usd:1h"
 
-	// Per GPU or MIG instance, from dcgm-exporter. Labels: node, gpu, gpu_model, mig_profile
-	// (empty for a whole GPU), pool, capacity_type, namespace, pod, team.
+	// Per GPU or MIG instance, from dcgm-exporter. Labels: node, gpu, gpu_model, mig_profile and
+	// mig_instance (empty for a whole GPU), pool, capacity_type, and for a GPU or instance a pod
+	// holds namespace, pod, team, project. Temperature is per GPU: node, gpu, gpu_model, pool,
+	// capacity_type.
 	seriesGPUEngineActive = "mlplatform:gpu_engine_active:ratio" // DCGM_FI_PROF_GR_ENGINE_ACTIVE, 0-1
 	seriesGPUMemoryUsed   = "mlplatform:gpu_memory_used:ratio"   // FB_USED / (FB_USED + FB_FREE)
 	seriesGPUTemperature  = "mlplatform:gpu_temperature_celsius" // DCGM_FI_DEV_GPU_TEMP (whole GPUs only)
@@ -38,4 +43,9 @@ const (
 	seriesQueueAdmitted         = "mlplatform:queue_admitted_workloads"         // admitted and not finished
 	seriesQueueAdmissionWaitP95 = "mlplatform:queue_admission_wait_seconds:p95" // over 5m
 	seriesQueueQuotaUsed        = "mlplatform:queue_quota_used:ratio"           // flavor, resource: usage / nominal quota
+
+	// Joins the rules share (value 1). seriesNodePool: node, pool, capacity_type (from the node's
+	// Karpenter labels). seriesPodOwner: namespace, pod, team, project.
+	seriesNodePool = "mlplatform:node_pool"
+	seriesPodOwner = "mlplatform:pod_owner"
 )

@@ -23,6 +23,7 @@ declare -A version=(
 	[kueue]=0.17.0
 	[argo]=3.7.3
 	[promtool]=0.316.0
+	[controller-gen]=0.22.0
 )
 
 # Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
@@ -41,6 +42,7 @@ package_of() {
 	kueue) echo sigs.k8s.io/kueue/cmd/kueue ;;
 	argo) echo github.com/argoproj/argo-workflows/v3/cmd/workflow-controller ;;
 	promtool) echo github.com/prometheus/prometheus/cmd/promtool ;;
+	controller-gen) echo "sigs.k8s.io/controller-tools/cmd/controller-gen@v$v" ;;
 	*) echo "unknown tool: $1 (known: ${!version[*]})" >&2; return 2 ;;
 	esac
 }
@@ -103,7 +105,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver kube-controller-manager kueue argo promtool golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform etcd kube-apiserver kube-controller-manager kueue argo promtool controller-gen golangci-lint tfplugindocs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac
