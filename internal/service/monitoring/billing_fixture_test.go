@@ -33,7 +33,9 @@ type monitoringPoolSupply = monitoring.PoolSupply
 //
 // GPU 0 of the a100 on-demand node uses 97.7% of its memory 03:00-04:00; GPU 1 of the a100 spot
 // node reports XID 79 from 16:00. Kueue: the vision queue waits 3h for an admission (06:00-09:00),
-// the nlp queue 20 minutes (09:40-10:00); the speech queue is pending (inactive) 20:00-21:00.
+// the nlp queue 20 minutes (09:40-10:00), and admits a CPU-only workload of vision's after 40 s at
+// 16:27; the speech queue is pending (inactive) 20:00-21:00.
+// Each queue has 8 whole GPUs or 14 1g.10gb slices of quota on each flavor its team's pods use.
 //
 // The dashboard's tests can run their queries on the same day: promtool's input_series take
 // billingDay() as they are.
@@ -46,6 +48,7 @@ func billingDay() []inputSeries {
 	}
 	d.gpus()
 	d.kueue()
+	d.quota()
 	return d.series
 }
 
@@ -431,7 +434,8 @@ func (d *day) kueue() {
 		admissions []admission
 	}{
 		{"nlp-queue", nlp, 5, []admission{{nlp[1].running, 1200}}},
-		{"vision-queue", vision, 4, []admission{{vision[0].running, 300}, {vision[1].running, 10800}}},
+		// At 16:27 a CPU-only evaluation workload is admitted after 40 s (no GPU: not billed).
+		{"vision-queue", vision, 4, []admission{{vision[0].running, 300}, {vision[1].running, 10800}, {h(16) + 27, 40}}},
 		{"speech-queue", nil, 2, nil},
 	}
 	for _, q := range queues {
@@ -502,6 +506,36 @@ func (d *day) kueue() {
 				return 0, m >= 1
 			})
 		}
+	}
+}
+
+// quota adds each queue's nominal quota and usage (kueue_cluster_queue_nominal_quota and
+// kueue_cluster_queue_resource_usage) per flavor and resource its team's pods use: flavors named
+// like the pools' NodePools, 8 whole GPUs or 14 1g.10gb slices each, used by the running pods.
+func (d *day) quota() {
+	flavorOf := map[string]string{nodeA100OnDemand: "a100-on-demand", nodeA100Spot: "a100-spot",
+		nodeMIGOnDemand: "a100-mig-on-demand", nodeMIGSpot: "a100-mig-spot"}
+	nominal := map[string]float64{"nvidia.com/gpu": 8, "nvidia.com/mig-1g.10gb": 14}
+	type key struct{ queue, flavor, resource string }
+	var keys []key
+	for _, p := range dayPods {
+		k := key{p.namespace + "-queue", flavorOf[p.node], p.resource}
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		labels := with(with(with(with(kueueBase, "cohort", "training"), "cluster_queue", k.queue), "flavor", k.flavor), "resource", k.resource)
+		d.add("kueue_cluster_queue_nominal_quota", labels, always(nominal[k.resource]))
+		d.add("kueue_cluster_queue_resource_usage", labels, func(m int) (float64, bool) {
+			used := 0
+			for _, p := range dayPods {
+				if p.namespace+"-queue" == k.queue && flavorOf[p.node] == k.flavor && p.resource == k.resource && m >= p.running && m < p.ended {
+					used += p.units
+				}
+			}
+			return float64(used), m >= 1
+		})
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
 // billingConfig is the rules' configuration for the day: the attributes' defaults, the day's
@@ -50,13 +49,7 @@ var (
 // TestGPUBillingRules_promtool runs the rules the resource writes through Prometheus's own engine
 // (promtool test rules) on billingDay: the bill per team to the cent, and each alert on its case.
 func TestGPUBillingRules_promtool(t *testing.T) {
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("builds promtool (internal/testcluster/tools/build.sh) once: runs with TF_ACC, as make testacc sets it")
-	}
-	promtool, err := testcluster.Tool("promtool")
-	if err != nil {
-		t.Fatal(err)
-	}
+	promtool := promtoolPath(t)
 	spec, err := monitoring.RenderRules(billingConfig())
 	if err != nil {
 		t.Fatal(err)

@@ -194,7 +194,8 @@ func kueueRules() []monitoringv1.Rule {
 	return []monitoringv1.Rule{
 		record(seriesQueuePending, fmt.Sprintf("sum by (cluster_queue, status) (%s%s)", kueuePending, sel)),
 		record(seriesQueueAdmitted, fmt.Sprintf("sum by (cluster_queue) (%s%s)", kueueAdmittedNow, sel)),
-		record(seriesQueueAdmissionWaitP95, fmt.Sprintf("histogram_quantile(0.95, sum by (cluster_queue, le) (rate(%s_bucket%s[%s])))",
+		// Without admissions in the window the quantile is NaN: not recorded (NaN >= 0 is false).
+		record(seriesQueueAdmissionWaitP95, fmt.Sprintf("histogram_quantile(0.95, sum by (cluster_queue, le) (rate(%s_bucket%s[%s]))) >= 0",
 			kueueAdmissionWait, sel, waitWindow)),
 		record(seriesQueueQuotaUsed, fmt.Sprintf("sum by (cluster_queue, flavor, resource) (%s%s)\n/\n(sum by (cluster_queue, flavor, resource) (%s%s) > 0)",
 			kueueUsage, sel, kueueNominalQuota, sel)),

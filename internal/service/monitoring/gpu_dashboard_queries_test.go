@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
 // The proof that the dashboard's panels work: every Prometheus query of the dashboard's JSON (the
@@ -262,10 +262,7 @@ func dashboardQueryTests(text string, d dashboardData) ([]promExprTest, error) {
 // runPromtool evaluates tests on d with `promtool test rules`, returning its output on failure.
 func runPromtool(t *testing.T, d dashboardData, tests []promExprTest) error {
 	t.Helper()
-	promtool, err := testcluster.Tool("promtool")
-	if err != nil {
-		t.Fatal(err)
-	}
+	promtool := promtoolPath(t)
 	file := map[string]any{
 		"rule_files":          d.RuleFiles,
 		"evaluation_interval": d.Interval.String(),
@@ -353,4 +350,46 @@ func TestGPUDashboard_brokenQueriesFail(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The panels on the billing rules' own day: the raw kube-state-metrics, dcgm-exporter and Kueue
+// series of billingDay, recorded by the rules the billing resource writes, then queried as the
+// dashboard queries them. Every panel finds its series, with the labels its legend names.
+func TestGPUDashboard_queriesOnTheBillingDay(t *testing.T) {
+	text, err := monitoring.DefaultDashboardJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := monitoring.RenderRules(billingConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := filepath.Join(t.TempDir(), "rules.yaml")
+	writeYAML(t, rules, spec)
+	var series []dashboardSeries
+	for _, s := range billingDay() {
+		series = append(series, dashboardSeries(s))
+	}
+	checkDashboardQueries(t, text, dashboardData{
+		RuleFiles: []string{rules},
+		Interval:  billingInterval,
+		Series:    series,
+		EvalTime:  16*time.Hour + 30*time.Minute,
+		Range:     16*time.Hour + 30*time.Minute,
+		Selection: map[string]string{"team": "speech", "pool": "a100", "cluster_queue": "vision-queue"},
+		Recorded:  recordedBy(spec),
+	})
+}
+
+// recordedBy lists the series the rules record.
+func recordedBy(spec monitoringv1.PrometheusRuleSpec) []string {
+	var names []string
+	for _, g := range spec.Groups {
+		for _, r := range g.Rules {
+			if r.Record != "" && !slices.Contains(names, r.Record) {
+				names = append(names, r.Record)
+			}
+		}
+	}
+	return names
 }
