@@ -266,8 +266,21 @@ resource "mlplatform_training_schedule" "nightly_sentiment" {
 }
 
 # --- The bill ---------------------------------------------------------------------------------
-# GPU-hours and cost per team and project, queues and GPU health, as a Grafana dashboard that the
-# sidecar of a kube-prometheus-stack in namespace "monitoring" loads.
+# Recording rules for GPUs in use, GPU-hours and their cost per team, project, pool and capacity
+# type (from the pools' own prices), and alerts on GPUs and queues, for the Prometheus of a
+# kube-prometheus-stack in namespace "monitoring"; and a Grafana dashboard of those series that
+# its Grafana's sidecar loads.
+resource "mlplatform_gpu_billing_rules" "gpu" {
+  name = "gpu-billing"
+  pools = {
+    for pool in [mlplatform_gpu_node_pool.a100, mlplatform_gpu_node_pool.a100_mig, mlplatform_gpu_node_pool.h100] :
+    pool.name => pool.supplies
+  }
+  # A production run waits for quota at most 30 minutes; research may wait 2 hours.
+  admission_wait_slo           = "30m"
+  admission_wait_slo_per_queue = { research = "2h" }
+}
+
 resource "mlplatform_gpu_dashboard" "gpu" {
   folder = "ML platform"
 }
