@@ -20,7 +20,7 @@ import (
 // changed team or cost-centre label shows in pod_labels), members from their RoleBinding, the
 // LocalQueues, and the admission policy's label key. An object deleted outside Terraform drops
 // what it carried, so the plan shows the apply that restores it.
-func (team) Flatten(ctx context.Context, _ *framework.ProviderData, live []*unstructured.Unstructured, m *teamModel, importing bool) diag.Diagnostics {
+func (team) Flatten(ctx context.Context, p *framework.ProviderData, live []*unstructured.Unstructured, m *teamModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if importing {
 		m.ForceDestroy = types.BoolValue(false)
@@ -35,7 +35,7 @@ func (team) Flatten(ctx context.Context, _ *framework.ProviderData, live []*unst
 		}
 		switch obj.GetKind() {
 		case namespaceKind.Kind:
-			flattenNamespace(ctx, obj, m, importing, &diags)
+			flattenNamespace(ctx, p, obj, m, importing, &diags)
 		case serviceAccountKind.Kind:
 			m.WorkflowServiceAccount = types.StringValue(obj.GetName())
 		case roleBindingKind.Kind:
@@ -68,16 +68,24 @@ func (team) Flatten(ctx context.Context, _ *framework.ProviderData, live []*unst
 	return diags
 }
 
-// flattenNamespace reads the billing and Kueue labels from the namespace. On import, the labels
-// the team writes itself (and the one the API server sets) are taken out of `labels`.
-func flattenNamespace(ctx context.Context, obj *unstructured.Unstructured, m *teamModel, importing bool, diags *diag.Diagnostics) {
+// flattenNamespace reads the billing and Kueue labels from the namespace. A cost-centre label
+// equal to the provider's default one is the default's, unless the team set its own. On import,
+// the labels the team writes itself (and the one the API server sets) are taken out of `labels`.
+func flattenNamespace(ctx context.Context, p *framework.ProviderData, obj *unstructured.Unstructured, m *teamModel, importing bool, diags *diag.Diagnostics) {
 	live := obj.GetLabels()
 	own := map[string]string{LabelTeam: live[LabelTeam]}
-	if cc, ok := live[LabelCostCentre]; ok {
+	cc, ok := live[LabelCostCentre]
+	if ok && p != nil && (importing || m.CostCentre.IsNull()) {
+		if d, isDefault := p.DefaultLabels[LabelCostCentre]; isDefault && d == cc {
+			ok = false
+		}
+	}
+	m.CostCentre = types.StringNull()
+	if ok {
 		own[LabelCostCentre] = cc
+		m.CostCentre = types.StringValue(cc)
 	}
 	m.PodLabels = framework.MapValue(own)
-	m.CostCentre = framework.OptionalString(live[LabelCostCentre])
 	if !importing {
 		m.KueueNamespaceLabels = framework.ManagedMap(ctx, live, m.KueueNamespaceLabels, false, diags)
 		return
