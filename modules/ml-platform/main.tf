@@ -212,4 +212,7 @@ resource "mlplatform_gpu_dashboard" "this" {
   namespace  = var.billing.namespace
   folder     = var.billing.dashboard_folder
   datasource = var.billing.datasource
+
+  # After the teams, so that billing.namespace may be one of theirs.
+  depends_on = [mlplatform_team.this]
 }

@@ -239,6 +239,10 @@ variable "teams" {
     error_message = "teams: local_queues needs at least one queue name, where the team's engineers submit. Empty in: ${join(", ", [for k, t in var.teams : k if length(t.local_queues) == 0])}."
   }
   validation {
+    condition     = alltrue([for t in var.teams : length(flatten([for tpl in t.training_templates : keys(tpl.schedules)])) == length(distinct(flatten([for tpl in t.training_templates : keys(tpl.schedules)])))])
+    error_message = "teams: schedules are CronWorkflows in the team's namespace, so their names are unique within a team across its templates. Repeated in: ${join(", ", [for k, t in var.teams : k if length(flatten([for tpl in t.training_templates : keys(tpl.schedules)])) != length(distinct(flatten([for tpl in t.training_templates : keys(tpl.schedules)])))])}."
+  }
+  validation {
     condition = alltrue(flatten([for t in var.teams : [
       for tpl in t.training_templates : (tpl.training_script == null) != (tpl.command == null)
     ]]))
