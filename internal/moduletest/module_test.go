@@ -11,6 +11,11 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
 
 	mlacctest "github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
@@ -47,7 +52,10 @@ func TestModule_apply(t *testing.T) {
 // team, nothing else.
 func TestModule_examplesComplete(t *testing.T) {
 	c := requireCLI(t)
-	env := []string{"KUBE_CONFIG_PATHS=" + requireOwnCluster(t)}
+	kubeconfig := requireOwnCluster(t)
+	env := []string{"KUBE_CONFIG_PATHS=" + kubeconfig}
+	// The dashboard goes to the monitoring stack's namespace, which the local control plane lacks.
+	createNamespace(t, kubeconfig, "monitoring")
 	dir := filepath.Join(workspace(t), "examples/complete")
 	c.must(t, dir, env, "init", "-no-color", "-input=false")
 	t.Cleanup(func() {
@@ -121,6 +129,20 @@ func TestModule_multiCluster(t *testing.T) {
 	// The variables are declared by examples/multi-cluster, so their values are plain strings.
 	c.test(t, module, "tests/multi_cluster.tftest.hcl", nil,
 		"-var=staging_kubeconfig="+kubeconfigs[0], "-var=production_kubeconfig="+kubeconfigs[1])
+}
+
+// createNamespace creates namespace name unless it exists.
+func createNamespace(t *testing.T, kubeconfig, name string) {
+	t.Helper()
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	_, err = kubernetes.NewForConfigOrDie(cfg).CoreV1().Namespaces().Create(t.Context(), ns, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
 }
 
 // planChanges plans dir and returns "<address>: <action>" for every resource the plan would
