@@ -11,7 +11,7 @@ variables {
   node_class   = { name = "mt-${var.run_id}" }
   gpu_pools = {
     "mt-${var.run_id}-a100" = {
-      model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
       on_demand = { max_gpus = 8 }
       spot      = { max_gpus = 8, discount = 0.6 }
     }
@@ -33,7 +33,7 @@ variables {
       }
       training_templates = {
         train = {
-          image = "ghcr.io/acme/trainer:1", training_script = "train.py", capacity = "spot"
+          image     = "ghcr.io/acme/trainer:1", training_script = "train.py", capacity = "spot"
           priority  = "mt-${var.run_id}-production", project = "llm"
           hardware  = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
           schedules = { nightly = { cron = ["0 2 * * *"], timezone = "UTC" } }
@@ -82,7 +82,7 @@ run "grow_a_pool" {
   variables {
     gpu_pools = {
       "mt-${var.run_id}-a100" = {
-        model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+        model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
         on_demand = { max_gpus = 8 }
         spot      = { max_gpus = 16, discount = 0.6 }
       }
@@ -101,7 +101,7 @@ run "grow_a_pool" {
         }
         training_templates = {
           train = {
-            image = "ghcr.io/acme/trainer:1", training_script = "train.py", capacity = "spot"
+            image     = "ghcr.io/acme/trainer:1", training_script = "train.py", capacity = "spot"
             priority  = "mt-${var.run_id}-production", project = "llm"
             hardware  = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
             schedules = { nightly = { cron = ["0 2 * * *"], timezone = "UTC" } }

@@ -9,17 +9,17 @@ variables {
   cluster_name = "test"
   gpu_pools = {
     a100 = {
-      model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
       on_demand = { max_gpus = 8, price_per_hour = 32 }
       spot      = { max_gpus = 16, price_per_hour = 16 }
     }
     a100-mig = {
-      name  = "a100-sliced", model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
-      mig   = { config = "all-1g.10gb" }
-      spot  = { max_gpus = 8, price_per_hour = 16 }
+      name = "a100-sliced", model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      mig  = { config = "all-1g.10gb" }
+      spot = { max_gpus = 8, price_per_hour = 16 }
     }
     h100 = {
-      model = "h100", instance_types = ["p5.48xlarge"], cpu_per_gpu = 24, memory_gib_per_gpu = 256
+      model     = "h100", instance_types = ["p5.48xlarge"], cpu_per_gpu = 24, memory_gib_per_gpu = 256
       on_demand = { max_gpus = 8, price_per_hour = 80 }
     }
   }
@@ -224,7 +224,7 @@ run "unknown_priority_refused" {
     teams = { alpha = {
       gpus = { a100 = { spot = 2 } }
       training_templates = { train = {
-        image = "trainer:1", training_script = "train.py", priority = "urgent"
+        image    = "trainer:1", training_script = "train.py", priority = "urgent"
         hardware = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
       } }
     } }
@@ -238,7 +238,7 @@ run "unknown_queue_refused" {
     teams = { alpha = {
       gpus = { a100 = { spot = 2 } }
       training_templates = { train = {
-        image = "trainer:1", training_script = "train.py", queue = "batch"
+        image    = "trainer:1", training_script = "train.py", queue = "batch"
         hardware = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
       } }
     } }
@@ -250,7 +250,7 @@ run "script_and_command_refused" {
   command = plan
   variables {
     teams = { alpha = { training_templates = { train = {
-      image = "trainer:1", training_script = "train.py", command = ["python", "x.py"]
+      image    = "trainer:1", training_script = "train.py", command = ["python", "x.py"]
       hardware = { cpu_cores = 1, memory_gb = 1 }
     } } } }
   }
@@ -266,7 +266,7 @@ run "templates_carry_the_team" {
       local_queues = ["training", "batch"]
       gpus         = { a100 = { spot = 2 } }
       training_templates = { train = {
-        image = "trainer:1", training_script = "train.py", priority = "production", project = "llm", capacity = "spot"
+        image     = "trainer:1", training_script = "train.py", priority = "production", project = "llm", capacity = "spot"
         hardware  = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
         schedules = { nightly = { cron = ["0 2 * * *"], timezone = "UTC", parameters = { dataset_version = "latest" } } }
       } }
