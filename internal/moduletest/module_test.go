@@ -151,7 +151,8 @@ func planChanges(t *testing.T, c *cli, dir string, env []string) []string {
 	t.Helper()
 	out, err := c.run(t, dir, env, "plan", "-no-color", "-input=false", "-detailed-exitcode", "-out=check.tfplan")
 	var exit *exec.ExitError
-	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 2) {
+	changed := errors.As(err, &exit) && exit.ExitCode() == 2 // -detailed-exitcode: 2 is a plan with changes
+	if err != nil && !changed {
 		t.Fatalf("plan failed: %v\n%s", err, out)
 	}
 	var plan struct {
