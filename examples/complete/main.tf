@@ -50,7 +50,7 @@ module "platform" {
     production = { value = 1000, description = "Production training: admitted first, may preempt experiments in its queue." }
     experiment = { value = 100, description = "Experiments and sweeps: may be preempted, so checkpoint to durable storage." }
   }
-  billing = { dashboard = true, dashboard_folder = "ML platform" }
+  billing = { rules = {}, dashboard = { folder = "ML platform" } }
 }
 
 output "submit_commands" { value = module.platform.submit_commands }

@@ -3,14 +3,15 @@ package moduletest
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -41,15 +42,16 @@ func TestModule_apply(t *testing.T) {
 	kubeconfig := requireCluster(t)
 	module := filepath.Join(workspace(t), "modules/ml-platform")
 	c.must(t, module, nil, "init", "-no-color", "-input=false")
-	runID := acctest.RandStringFromCharSet(5, "abcdefghijklmnopqrstuvwxyz0123456789")
-	// run_id is declared by no module, so its value is an expression: a quoted string.
-	c.test(t, module, "tests/apply.tftest.hcl", []string{"KUBE_CONFIG_PATHS=" + kubeconfig}, `-var=run_id="`+runID+`"`)
+	// Digits only: run_id is declared by no module, so Terraform reads its value as an expression
+	// and OpenTofu as a string, and a number is the same to both.
+	runID := strconv.Itoa(10000 + rand.IntN(90000))
+	c.test(t, module, "tests/apply.tftest.hcl", []string{"KUBE_CONFIG_PATHS=" + kubeconfig}, "-var=run_id="+runID)
 }
 
 // examples/complete, the seed platform as a call of the module: applied, every queue Active, a
 // second plan empty (a second apply would be a no-op), and one-line changes whose plans touch only
-// what they must: resizing a pool changes that pool alone; renaming a team replaces its queue and
-// team, nothing else.
+// what they must: resizing a pool changes that pool (and the supplies the billing rules hold);
+// renaming a team replaces its queue and team, nothing else.
 func TestModule_examplesComplete(t *testing.T) {
 	c := requireCLI(t)
 	kubeconfig := requireOwnCluster(t)
@@ -82,8 +84,13 @@ func TestModule_examplesComplete(t *testing.T) {
 		t.Errorf("a second apply would change %v; want a no-op", changes)
 	}
 
+	// The billing rules take every pool's supplies, which the pool's size is part of (their rules
+	// read only the resources' names and prices, so the PrometheusRule itself stays the same).
 	edit(t, dir, "on_demand = { max_gpus = 16 }", "on_demand = { max_gpus = 24 }")
-	want := []string{`module.platform.mlplatform_gpu_node_pool.this["h100"]: update`}
+	want := []string{
+		`module.platform.mlplatform_gpu_billing_rules.this[0]: update`,
+		`module.platform.mlplatform_gpu_node_pool.this["h100"]: update`,
+	}
 	if changes := planChanges(t, c, dir, env); !slices.Equal(changes, want) {
 		t.Errorf("resizing the h100 pool plans %v; want only %v", changes, want)
 	}

@@ -79,6 +79,9 @@ locals {
     ]]),
   ) }
 
+  # The pod label that names a project, for the billing rules: the teams' (one for all of them).
+  project_label = try(distinct([for t in var.teams : t.project_label])[0], "mlplatform.io/project")
+
   # Training templates and their schedules, keyed "<team>/<template>" and "<team>/<schedule>".
   templates = merge([for t, team in var.teams : {
     for n, tpl in team.training_templates : "${t}/${n}" => merge(tpl, { team = t, name = n })

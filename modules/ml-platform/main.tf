@@ -202,17 +202,54 @@ resource "mlplatform_training_schedule" "this" {
   suspend            = each.value.suspend
 }
 
-# --- Billing: the Grafana dashboard --------------------------------------------------------------
-# mlplatform_gpu_billing_rules (recording rules and alerts priced from the pools' supplies) joins
-# here under billing.rules once the provider has it.
+# --- Billing: recording rules and alerts, and the Grafana dashboard ----------------------------
+# Both go after the teams, so that billing.namespace may be one of theirs.
+
+resource "mlplatform_gpu_billing_rules" "this" {
+  count = var.billing.rules == null ? 0 : 1
+
+  namespace = var.billing.namespace
+  name      = var.billing.rules.name
+  # Each pool's Karpenter name (its nodes' karpenter.sh/nodepool is "<name>-<capacity type>") with
+  # its supplies: the prices and MIG profiles the bill uses are the pools' own.
+  pools         = { for p in mlplatform_gpu_node_pool.this : p.name => p.supplies }
+  project_label = local.project_label
+  labels        = var.billing.rules.labels
+  alert_labels  = var.billing.rules.alert_labels
+
+  evaluation_interval          = var.billing.rules.evaluation_interval
+  admission_wait_slo           = var.billing.rules.admission_wait_slo
+  admission_wait_slo_per_queue = var.billing.rules.admission_wait_slo_per_team == null ? null : { for t, slo in var.billing.rules.admission_wait_slo_per_team : mlplatform_cluster_queue.team[t].name => slo if contains(keys(var.teams), t) }
+  gpu_idle_alert_after         = var.billing.rules.gpu_idle_alert_after
+  gpu_memory_alert_ratio       = var.billing.rules.gpu_memory_alert_ratio
+  pending_alert_after          = var.billing.rules.pending_alert_after
+  queue_inactive_alert_after   = var.billing.rules.queue_inactive_alert_after
+  dcgm_node_label              = var.billing.rules.dcgm_node_label
+  dcgm_namespace_label         = var.billing.rules.dcgm_namespace_label
+  dcgm_pod_label               = var.billing.rules.dcgm_pod_label
+
+  depends_on = [mlplatform_team.this]
+
+  lifecycle {
+    precondition {
+      condition     = length(distinct([for t in var.teams : t.project_label])) <= 1
+      error_message = "billing.rules reads one project label for all pods, but the teams use ${join(", ", distinct([for t in var.teams : t.project_label]))}: give every team the same project_label."
+    }
+    precondition {
+      condition     = alltrue([for t in keys(coalesce(var.billing.rules.admission_wait_slo_per_team, {})) : contains(keys(var.teams), t)])
+      error_message = "billing.rules.admission_wait_slo_per_team names teams that do not exist: ${join(", ", [for t in keys(coalesce(var.billing.rules.admission_wait_slo_per_team, {})) : t if !contains(keys(var.teams), t)])} (teams: ${join(", ", keys(var.teams))})."
+    }
+  }
+}
 
 resource "mlplatform_gpu_dashboard" "this" {
-  count = var.billing.dashboard ? 1 : 0
+  count = var.billing.dashboard == null ? 0 : 1
 
   namespace  = var.billing.namespace
-  folder     = var.billing.dashboard_folder
-  datasource = var.billing.datasource
+  name       = var.billing.dashboard.name
+  title      = var.billing.dashboard.title
+  folder     = var.billing.dashboard.folder
+  datasource = var.billing.dashboard.datasource
 
-  # After the teams, so that billing.namespace may be one of theirs.
   depends_on = [mlplatform_team.this]
 }

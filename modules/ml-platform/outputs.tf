@@ -79,7 +79,10 @@ output "priority_classes" {
   value       = { for k, p in mlplatform_workload_priority_class.this : k => p.value }
 }
 
-output "dashboard" {
-  description = "The Grafana dashboard's ConfigMap (`<namespace>/<name>`) when `billing.dashboard` is on, else null."
-  value       = one([for d in mlplatform_gpu_dashboard.this : d.id])
+output "billing" {
+  description = "The billing objects written: the PrometheusRule of `billing.rules` and the dashboard ConfigMap of `billing.dashboard` (each `<namespace>/<name>`, or null when off)."
+  value = {
+    rules     = one([for r in mlplatform_gpu_billing_rules.this : r.id])
+    dashboard = one([for d in mlplatform_gpu_dashboard.this : d.id])
+  }
 }

@@ -323,24 +323,42 @@ variable "allow_overcommit" {
 
 variable "billing" {
   type = object({
-    namespace        = optional(string, "monitoring")
-    rules            = optional(bool, false)
-    dashboard        = optional(bool, false)
-    dashboard_folder = optional(string)
-    datasource       = optional(string)
+    namespace = optional(string, "monitoring")
+    rules = optional(object({
+      name                        = optional(string, "mlplatform-gpu-billing")
+      labels                      = optional(map(string))
+      alert_labels                = optional(map(string))
+      evaluation_interval         = optional(string)
+      admission_wait_slo          = optional(string)
+      admission_wait_slo_per_team = optional(map(string))
+      gpu_idle_alert_after        = optional(string)
+      gpu_memory_alert_ratio      = optional(number)
+      pending_alert_after         = optional(string)
+      queue_inactive_alert_after  = optional(string)
+      dcgm_node_label             = optional(string)
+      dcgm_namespace_label        = optional(string)
+      dcgm_pod_label              = optional(string)
+    }))
+    dashboard = optional(object({
+      name       = optional(string)
+      title      = optional(string)
+      folder     = optional(string)
+      datasource = optional(string)
+    }))
   })
   default     = {}
   description = <<-EOT
-    GPU-hour billing in the monitoring stack, in `namespace` (default `monitoring`, which must
-    exist): `dashboard` writes the Grafana dashboard (`mlplatform_gpu_dashboard`, for Grafana's
-    dashboard sidecar) into `dashboard_folder`, reading the Prometheus data source `datasource`
-    (default: Grafana's default). `rules` will write the recording rules and alerts
-    (`mlplatform_gpu_billing_rules`) priced from the pools' `supplies`; that resource is not in
-    this provider release yet, so `rules = true` is refused for now. Off by default.
+    GPU-hour billing in the monitoring stack's `namespace` (default `monitoring`, which must exist).
+    Each part is off while null and on with `{}` or settings:
+    - `rules`: the recording rules and alerts (`mlplatform_gpu_billing_rules`, a PrometheusRule
+      named `name`, default `mlplatform-gpu-billing`) that sum GPUs, GPU-hours and their cost per
+      team, project, pool and capacity type, priced from every pool's `supplies`. `labels` must
+      match the `ruleSelector` of your Prometheus (the resource's default is
+      `{ release = "kube-prometheus-stack" }`); `admission_wait_slo_per_team` sets the admission
+      wait SLO of a team's queue; the other settings are the resource's (alert thresholds and
+      dcgm-exporter's label names).
+    - `dashboard`: the Grafana dashboard (`mlplatform_gpu_dashboard`, a ConfigMap for Grafana's
+      dashboard sidecar) of those series, in `folder`, reading the Prometheus data source
+      `datasource` (default: Grafana's default).
   EOT
-
-  validation {
-    condition     = !var.billing.rules
-    error_message = "billing.rules: mlplatform_gpu_billing_rules is not in this provider release yet; leave rules = false until a provider release has it."
-  }
 }

@@ -1,9 +1,10 @@
-# Apply runs against a real API server with Kueue's controller manager: the platform is created,
-# Kueue turns every team's queue Active, then a pool and a quota grow in place; terraform test
-# destroys it all at the end. Names carry var.run_id, so runs on a shared cluster never collide.
-# Run by internal/moduletest (go test with TF_ACC=1), which also checks that a second apply of
-# examples/complete is a no-op; by hand:
-#   terraform test -filter=tests/apply.tftest.hcl -var 'run_id="x1"'   (KUBE_CONFIG_PATHS set)
+# Apply runs against a real API server with Kueue's controller manager: the platform is created
+# (with its billing rules and dashboard), Kueue turns every team's queue Active, then a pool and a
+# quota grow in place; terraform test destroys it all at the end. Names carry var.run_id (digits,
+# which Terraform and OpenTofu read alike), so runs on a shared cluster never collide. Run by
+# internal/moduletest (go test with TF_ACC=1), which also checks that a second apply of
+# examples/complete is a no-op; by hand, with KUBE_CONFIG_PATHS set:
+#   terraform test -filter=tests/apply.tftest.hcl -var run_id=12345
 
 variables {
   cluster_name = "test"
@@ -47,7 +48,11 @@ variables {
       }
     }
   }
-  billing = { dashboard = true, namespace = "mt-${var.run_id}-alpha" }
+  billing = {
+    namespace = "mt-${var.run_id}-alpha"
+    rules     = { name = "mt-${var.run_id}", admission_wait_slo_per_team = { "mt-${var.run_id}-alpha" = "2h" } }
+    dashboard = {}
+  }
 }
 
 run "create" {
@@ -68,8 +73,12 @@ run "create" {
     error_message = "The schedule should be written."
   }
   assert {
-    condition     = output.dashboard == "mt-${var.run_id}-alpha/mlplatform-gpu"
-    error_message = "The dashboard should be written into billing.namespace."
+    condition     = output.billing == { rules = "mt-${var.run_id}-alpha/mt-${var.run_id}", dashboard = "mt-${var.run_id}-alpha/mlplatform-gpu" }
+    error_message = "The billing rules and the dashboard should be written into billing.namespace: ${jsonencode(output.billing)}."
+  }
+  assert {
+    condition     = strcontains(mlplatform_gpu_billing_rules.this[0].rules, "mt-${var.run_id}-mig")
+    error_message = "The billing rules should price the sliced pool."
   }
   assert {
     condition     = output.quotas["mt-${var.run_id}-alpha"]["mt-${var.run_id}-mig-spot"].resources["nvidia.com/mig-1g.10gb"].nominal_quota == "35"

@@ -102,6 +102,24 @@ run "quotas_from_whole_gpus" {
   }
 }
 
+# A time-sliced GPU is shared by its replicas: 3 GPUs at 4 replicas are 12 nvidia.com/gpu, with
+# the CPU and memory of 3 GPUs.
+run "time_sliced_pool" {
+  command = plan
+  variables {
+    gpu_pools = {
+      l4 = { model = "l4", instance_types = ["g6.12xlarge"], time_slicing_replicas = 4, cpu_per_gpu = 12, memory_gib_per_gpu = 48, on_demand = { max_gpus = 8 } }
+    }
+    teams = { alpha = { gpus = { l4 = { on_demand = 3 } } } }
+  }
+  assert {
+    condition = {
+      for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[0].resource : r.name => r.nominal_quota
+    } == { "nvidia.com/gpu" = "12", cpu = "36", memory = "144Gi" }
+    error_message = "alpha's 3 time-sliced L4s should be 12 nvidia.com/gpu replicas, 36 cpu and 144Gi."
+  }
+}
+
 run "overcommit_refused" {
   command = plan
   variables {
@@ -296,12 +314,55 @@ run "templates_carry_the_team" {
   }
 }
 
-run "billing_rules_not_yet" {
+run "billing_from_the_pools_supplies" {
   command = plan
   variables {
-    billing = { rules = true }
+    billing = { rules = { admission_wait_slo_per_team = { alpha = "2h" } }, dashboard = { folder = "ML" } }
   }
-  expect_failures = [var.billing]
+  assert {
+    condition     = keys(mlplatform_gpu_billing_rules.this[0].pools) == tolist(["a100", "a100-sliced", "h100"]) && mlplatform_gpu_billing_rules.this[0].pools["a100"]["spot"].hourly_price["nvidia.com/gpu"] == 2
+    error_message = "The billing rules should price every pool, under its Karpenter name, from its supplies."
+  }
+  assert {
+    condition     = mlplatform_gpu_billing_rules.this[0].namespace == "monitoring" && mlplatform_gpu_billing_rules.this[0].admission_wait_slo_per_queue == tomap({ alpha = "2h" })
+    error_message = "The billing rules should go to the monitoring namespace, with the team's admission wait SLO on its queue."
+  }
+  assert {
+    condition     = strcontains(mlplatform_gpu_billing_rules.this[0].rules, "a100-sliced")
+    error_message = "The recorded prices should name the sliced pool."
+  }
+  assert {
+    condition     = mlplatform_gpu_dashboard.this[0].folder == "ML" && mlplatform_gpu_dashboard.this[0].namespace == "monitoring"
+    error_message = "The dashboard should go to the monitoring namespace, in its folder."
+  }
+}
+
+run "billing_off_by_default" {
+  command = plan
+  assert {
+    condition     = length(mlplatform_gpu_billing_rules.this) == 0 && length(mlplatform_gpu_dashboard.this) == 0
+    error_message = "Billing rules and dashboard should be off unless asked for."
+  }
+}
+
+run "billing_with_two_project_labels_refused" {
+  command = plan
+  variables {
+    billing = { rules = {} }
+    teams = {
+      alpha = { gpus = { a100 = { spot = 2 } } }
+      beta  = { project_label = "acme.com/project", gpus = { a100 = { spot = 2 } } }
+    }
+  }
+  expect_failures = [mlplatform_gpu_billing_rules.this]
+}
+
+run "billing_slo_of_unknown_team_refused" {
+  command = plan
+  variables {
+    billing = { rules = { admission_wait_slo_per_team = { gamma = "1h" } } }
+  }
+  expect_failures = [mlplatform_gpu_billing_rules.this]
 }
 
 run "fair_sharing_weights" {
