@@ -1,6 +1,5 @@
-# The seed platform as one call of modules/ml-platform, applied by `make demo` to the cluster that
-# KUBE_CONFIG_PATHS names: A100 80GB whole and sliced 1g.10gb on on-demand and spot nodes, H100s,
-# three teams sharing them through a cohort with quotas in whole GPUs, priorities, templates, the bill.
+# The seed platform as one call of modules/ml-platform, applied by `make demo` (to KUBE_CONFIG_PATHS):
+# A100 80GB whole and sliced 1g.10gb on on-demand and spot, H100s, three teams, templates, the bill.
 
 terraform {
   required_providers {
@@ -50,7 +49,8 @@ module "platform" {
     production = { value = 1000, description = "Production training: admitted first, may preempt experiments in its queue." }
     experiment = { value = 100, description = "Experiments and sweeps: may be preempted, so checkpoint to durable storage." }
   }
-  billing = { rules = {}, dashboard = { folder = "ML platform" } }
+  # Production waits for quota at most 30 minutes, research 2 hours; then an alert fires.
+  billing = { rules = { name = "gpu-billing", admission_wait_slo = "30m", admission_wait_slo_per_team = { research = "2h" } }, dashboard = { folder = "ML platform" } }
 }
 
 output "submit_commands" { value = module.platform.submit_commands }

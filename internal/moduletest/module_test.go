@@ -84,8 +84,7 @@ func TestModule_examplesComplete(t *testing.T) {
 		t.Errorf("a second apply would change %v; want a no-op", changes)
 	}
 
-	// The billing rules take every pool's supplies, which the pool's size is part of (their rules
-	// read only the resources' names and prices, so the PrometheusRule itself stays the same).
+	// The billing rules take every pool's supplies, of which the pool's size is part.
 	edit(t, dir, "on_demand = { max_gpus = 16 }", "on_demand = { max_gpus = 24 }")
 	want := []string{
 		`module.platform.mlplatform_gpu_billing_rules.this[0]: update`,
