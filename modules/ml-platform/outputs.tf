@@ -1,0 +1,88 @@
+output "queues" {
+  description = "Per team: its ClusterQueue, whether Kueue reports it Active, its namespace, its LocalQueues (`<namespace>/<name>`, where engineers submit) and the billing labels its pods carry."
+  value = {
+    for t, q in mlplatform_cluster_queue.team : t => {
+      cluster_queue = q.name
+      active        = q.active
+      namespace     = mlplatform_team.this[t].namespace
+      local_queues  = [for lq in mlplatform_team.this[t].local_queue_names : "${mlplatform_team.this[t].namespace}/${lq}"]
+      pod_labels    = mlplatform_team.this[t].pod_labels
+    }
+  }
+}
+
+output "quotas" {
+  description = "Per team and flavor, the quota in whole GPUs as given (`gpus`, `borrowing_limit`, `lending_limit`) and as written on the ClusterQueue per resource (`nominal_quota` and limits as Kubernetes quantities)."
+  value = {
+    for t, by_flavor in local.team_gpus : t => {
+      for f, g in by_flavor : f => {
+        gpus            = g.nominal
+        borrowing_limit = g.borrow
+        lending_limit   = g.lend
+        resources       = local.quotas[t][f]
+      }
+    }
+  }
+}
+
+output "flavors" {
+  description = "The Kueue ResourceFlavors, in the order the queues try them: their pool, capacity type, most GPUs, and the node labels they select."
+  value = [
+    for f in local.flavor_order : {
+      name          = mlplatform_resource_flavor.this[f].name
+      pool          = local.flavors[f].pool
+      capacity_type = local.flavors[f].capacity_type
+      max_gpus      = local.flavors[f].max_gpus
+      node_labels   = mlplatform_resource_flavor.this[f].node_labels
+    }
+  ]
+}
+
+output "supplies" {
+  description = "What each pool can supply at most per capacity type (`on-demand`, `spot`): `resources`, the most of each GPU resource, and `hourly_price`, USD per hour of one unit of each (null without a price)."
+  value = {
+    for p, pool in mlplatform_gpu_node_pool.this : p => {
+      for type, s in pool.supplies : type => {
+        resources    = s.resources
+        hourly_price = s.hourly_price
+      }
+    }
+  }
+}
+
+output "hourly_cost_ceiling" {
+  description = "The most the GPUs can cost per hour (USD, from the pools' `supplies` prices), known at plan: per team, its quota (`quota`) and its quota plus all it may borrow (`with_borrowing`); per pool, all its GPUs. Null where a flavor involved has no price (listed in `unpriced_flavors`: spot needs `price_per_hour` or `discount`)."
+  value = {
+    teams            = local.team_cost
+    pools            = local.pool_cost
+    unpriced_flavors = local.unpriced
+  }
+}
+
+output "overcommit" {
+  description = "Per flavor whose teams' quotas exceed what its pool supplies (only possible with `allow_overcommit`): the pool, capacity type, GPUs promised and GPUs the pool can run. Empty when nothing is over-committed."
+  value       = local.overcommit
+}
+
+output "submit_commands" {
+  description = "Per training template (`<namespace>/<name>`), the command an ML engineer runs to submit it with its default parameters."
+  value       = { for k, t in mlplatform_training_job_template.this : "${t.namespace}/${t.name}" => t.submit_command }
+}
+
+output "cohort" {
+  description = "Name of the Kueue Cohort the teams' queues share."
+  value       = mlplatform_cohort.this.name
+}
+
+output "priority_classes" {
+  description = "The WorkloadPriorityClasses: name => value."
+  value       = { for k, p in mlplatform_workload_priority_class.this : k => p.value }
+}
+
+output "billing" {
+  description = "The billing objects written: the PrometheusRule of `billing.rules` and the dashboard ConfigMap of `billing.dashboard` (each `<namespace>/<name>`, or null when off)."
+  value = {
+    rules     = one([for r in mlplatform_gpu_billing_rules.this : r.id])
+    dashboard = one([for d in mlplatform_gpu_dashboard.this : d.id])
+  }
+}

@@ -1,0 +1,417 @@
+# Plan-only runs: the arithmetic from whole GPUs to quotas and costs, and every refusal of a
+# wrong input, each asserted with expect_failures on the variable or resource that must refuse.
+# Nothing is written to the cluster. Run by internal/moduletest (go test with TF_ACC=1), or by
+# hand: terraform init && terraform test -filter=tests/plan.tftest.hcl (KUBE_CONFIG_PATHS set).
+
+# Prices are given per instance so that the expected costs are plain numbers: an A100 costs 4 USD
+# an hour on-demand and 2 on spot (8 GPUs per p4de.24xlarge), an H100 10 on-demand.
+variables {
+  cluster_name = "test"
+  gpu_pools = {
+    a100 = {
+      model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      on_demand = { max_gpus = 8, price_per_hour = 32 }
+      spot      = { max_gpus = 16, price_per_hour = 16 }
+    }
+    a100-mig = {
+      name = "a100-sliced", model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      mig  = { config = "all-1g.10gb" }
+      spot = { max_gpus = 8, price_per_hour = 16 }
+    }
+    h100 = {
+      model     = "h100", instance_types = ["p5.48xlarge"], cpu_per_gpu = 24, memory_gib_per_gpu = 256
+      on_demand = { max_gpus = 8, price_per_hour = 80 }
+    }
+  }
+  teams = {
+    alpha = { gpus = {
+      a100     = { on_demand = 4, spot = 8, borrowing_limit = 2 }
+      a100-mig = { spot = 5 }
+      h100     = { on_demand = 4, lending_limit = 1 }
+    } }
+    beta = { gpus = {
+      a100     = { on_demand = 4, spot = 8 }
+      a100-mig = { spot = 3 }
+      h100     = { on_demand = 4, lending_limit = 10 }
+    } }
+  }
+}
+
+run "quotas_from_whole_gpus" {
+  command = plan
+
+  assert {
+    condition     = mlplatform_cluster_queue.team["alpha"].resource_group[0].covered_resources == tolist(["nvidia.com/gpu", "nvidia.com/mig-1g.10gb", "cpu", "memory"])
+    error_message = "The queue should cover every GPU resource of the pools, then cpu and memory."
+  }
+  assert {
+    condition     = [for f in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor : f.name] == ["a100-on-demand", "a100-spot", "a100-mig-spot", "h100-on-demand"]
+    error_message = "The queue should list a flavor per pool and capacity type, pools by key, on-demand before spot."
+  }
+  # 5 sliced GPUs are 35 MIG 1g.10gb instances, 60 vCPUs and 720 GiB, and no whole GPU.
+  assert {
+    condition = {
+      for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[2].resource : r.name => r.nominal_quota
+    } == { "nvidia.com/gpu" = "0", "nvidia.com/mig-1g.10gb" = "35", cpu = "60", memory = "720Gi" }
+    error_message = "alpha's 5 spot GPUs of the all-1g.10gb pool should be 35 nvidia.com/mig-1g.10gb, 60 cpu and 720Gi."
+  }
+  assert {
+    condition     = output.quotas.beta["h100-on-demand"].resources["memory"].nominal_quota == "1024Gi" && output.quotas.beta["h100-on-demand"].resources["cpu"].nominal_quota == "96"
+    error_message = "beta's 4 H100s should come with 96 vCPUs and 1024Gi."
+  }
+  # Borrowing limit 2 GPUs on both capacity types of the pool, with their CPU and memory.
+  assert {
+    condition = {
+      for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[1].resource : r.name => r.borrowing_limit
+    } == { "nvidia.com/gpu" = "2", "nvidia.com/mig-1g.10gb" = "0", cpu = "24", memory = "288Gi" }
+    error_message = "alpha's borrowing limit of 2 A100s should be 2 GPUs, 24 cpu and 288Gi on a100-spot."
+  }
+  assert {
+    condition     = mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[2].resource[1].borrowing_limit == null
+    error_message = "Without a borrowing limit on a pool, the team may borrow without limit there."
+  }
+  # A lending limit is never above the quota: beta's 10 is 4.
+  assert {
+    condition     = output.quotas.alpha["h100-on-demand"].resources["nvidia.com/gpu"].lending_limit == "1" && output.quotas.beta["h100-on-demand"].resources["nvidia.com/gpu"].lending_limit == "4"
+    error_message = "Lending limits should be the team's, capped at its quota."
+  }
+  assert {
+    condition     = output.supplies["a100-mig"]["spot"].resources["nvidia.com/mig-1g.10gb"] == 56 && mlplatform_gpu_node_pool.this["a100-mig"].name == "a100-sliced"
+    error_message = "The sliced pool should supply 56 MIG instances from 8 GPUs, under its own name."
+  }
+  assert {
+    condition     = output.overcommit == {} && output.hourly_cost_ceiling.unpriced_flavors == []
+    error_message = "Nothing should be over-committed or unpriced."
+  }
+  # alpha: 4 x 4 + 8 x 2 + 5 x 2 + 4 x 10 = 82 USD an hour. With borrowing: a100 on-demand
+  # 4 + 2, spot 8 + 2 (its limit), sliced 5 + beta's 3 (no limit), h100 4 + beta's 4 (its lending
+  # limit 10 is capped at its quota): 6 x 4 + 10 x 2 + 8 x 2 + 8 x 10 = 140.
+  assert {
+    condition     = output.hourly_cost_ceiling.teams.alpha == { quota = 82, with_borrowing = 140 }
+    error_message = "alpha's hourly cost ceiling should be 82 USD for its quota and 140 with all it may borrow, not ${jsonencode(output.hourly_cost_ceiling.teams.alpha)}."
+  }
+  # beta borrows alpha's idle h100s only up to alpha's lending limit of 1: 4 x 4 + 8 x 2 + 3 x 2
+  # + 4 x 10 = 78, and with borrowing 8 x 4 + 16 x 2 + 8 x 2 + 5 x 10 = 130.
+  assert {
+    condition     = output.hourly_cost_ceiling.teams.beta == { quota = 78, with_borrowing = 130 }
+    error_message = "beta's hourly cost ceiling should be 78 and 130 USD, not ${jsonencode(output.hourly_cost_ceiling.teams.beta)}."
+  }
+  assert {
+    condition     = output.hourly_cost_ceiling.pools == { a100 = 64, a100-mig = 16, h100 = 80 }
+    error_message = "The pools' hourly cost ceilings should be 64, 16 and 80 USD, not ${jsonencode(output.hourly_cost_ceiling.pools)}."
+  }
+}
+
+# A time-sliced GPU is shared by its replicas: 3 GPUs at 4 replicas are 12 nvidia.com/gpu, with
+# the CPU and memory of 3 GPUs.
+run "time_sliced_pool" {
+  command = plan
+  variables {
+    gpu_pools = {
+      l4 = { model = "l4", instance_types = ["g6.12xlarge"], time_slicing_replicas = 4, cpu_per_gpu = 12, memory_gib_per_gpu = 48, on_demand = { max_gpus = 8 } }
+    }
+    teams = { alpha = { gpus = { l4 = { on_demand = 3 } } } }
+  }
+  assert {
+    condition = {
+      for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[0].resource : r.name => r.nominal_quota
+    } == { "nvidia.com/gpu" = "12", cpu = "36", memory = "144Gi" }
+    error_message = "alpha's 3 time-sliced L4s should be 12 nvidia.com/gpu replicas, 36 cpu and 144Gi."
+  }
+}
+
+run "overcommit_refused" {
+  command = plan
+  variables {
+    teams = {
+      alpha = { gpus = { a100 = { spot = 8 } } }
+      beta  = { gpus = { a100 = { spot = 9 } } }
+    }
+  }
+  expect_failures = [mlplatform_cohort.this]
+}
+
+run "overcommit_allowed_is_an_output" {
+  command = plan
+  variables {
+    allow_overcommit = true
+    teams = {
+      alpha = { gpus = { a100 = { spot = 8 } } }
+      beta  = { gpus = { a100 = { spot = 9 } } }
+    }
+  }
+  assert {
+    condition     = output.overcommit == { "a100-spot" = { pool = "a100", capacity_type = "spot", quota_gpus = 17, supply_gpus = 16 } }
+    error_message = "The over-commit of a100 spot should be in the output overcommit."
+  }
+}
+
+run "unpriced_spot_is_listed" {
+  command = plan
+  variables {
+    gpu_pools = {
+      a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144, on_demand = { max_gpus = 8 }, spot = { max_gpus = 8 } }
+    }
+    teams = { alpha = { gpus = { a100 = { on_demand = 2 } } }, beta = { gpus = { a100 = { spot = 2 } } } }
+  }
+  assert {
+    condition     = output.hourly_cost_ceiling.unpriced_flavors == ["a100-spot"] && output.hourly_cost_ceiling.teams.beta.quota == null && output.hourly_cost_ceiling.pools.a100 == null
+    error_message = "A spot pool without a price should be listed as unpriced, and the ceilings it is part of null."
+  }
+  assert {
+    condition     = output.hourly_cost_ceiling.teams.alpha.quota != null && output.hourly_cost_ceiling.teams.alpha.quota > 0
+    error_message = "alpha's quota is on-demand only, priced from the provider's table."
+  }
+}
+
+run "fractional_gpus_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { gpus = { a100-mig = { spot = 2.5 } } } }
+  }
+  expect_failures = [var.teams]
+}
+
+run "negative_limit_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { gpus = { a100 = { spot = 2, borrowing_limit = -1 } } } }
+  }
+  expect_failures = [var.teams]
+}
+
+run "unknown_pool_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { gpus = { v100 = { spot = 1 } } } }
+  }
+  expect_failures = [mlplatform_cluster_queue.team]
+}
+
+run "capacity_type_the_pool_lacks_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { gpus = { h100 = { spot = 1 } } } }
+  }
+  expect_failures = [mlplatform_cluster_queue.team]
+}
+
+run "pool_without_capacity_refused" {
+  command = plan
+  variables {
+    gpu_pools = { l4 = { model = "l4", cpu_per_gpu = 4, memory_gib_per_gpu = 16 } }
+    teams     = {}
+  }
+  expect_failures = [var.gpu_pools]
+}
+
+run "mig_and_time_slicing_refused" {
+  command = plan
+  variables {
+    gpu_pools = { a100 = {
+      model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, on_demand = { max_gpus = 8 }
+      mig   = { config = "all-1g.10gb" }, time_slicing_replicas = 4
+    } }
+    teams = {}
+  }
+  expect_failures = [var.gpu_pools]
+}
+
+run "partial_gpu_limit_refused" {
+  command = plan
+  variables {
+    gpu_pools = { a100 = { model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, spot = { max_gpus = 0 } } }
+    teams     = {}
+  }
+  expect_failures = [var.gpu_pools]
+}
+
+run "bad_pool_key_refused" {
+  command = plan
+  variables {
+    gpu_pools = { A100_Pool = { model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, spot = { max_gpus = 8 } } }
+    teams     = {}
+  }
+  expect_failures = [var.gpu_pools]
+}
+
+run "unknown_priority_refused" {
+  command = plan
+  variables {
+    priorities = { production = { value = 1000 } }
+    teams = { alpha = {
+      gpus = { a100 = { spot = 2 } }
+      training_templates = { train = {
+        image    = "trainer:1", training_script = "train.py", priority = "urgent"
+        hardware = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
+      } }
+    } }
+  }
+  expect_failures = [mlplatform_training_job_template.this]
+}
+
+run "unknown_queue_refused" {
+  command = plan
+  variables {
+    teams = { alpha = {
+      gpus = { a100 = { spot = 2 } }
+      training_templates = { train = {
+        image    = "trainer:1", training_script = "train.py", queue = "batch"
+        hardware = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
+      } }
+    } }
+  }
+  expect_failures = [mlplatform_training_job_template.this]
+}
+
+run "script_and_command_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { training_templates = { train = {
+      image    = "trainer:1", training_script = "train.py", command = ["python", "x.py"]
+      hardware = { cpu_cores = 1, memory_gb = 1 }
+    } } } }
+  }
+  expect_failures = [var.teams]
+}
+
+run "templates_carry_the_team" {
+  command = plan
+  variables {
+    priorities = { production = { value = 1000 } }
+    teams = { alpha = {
+      cost_centre  = "cc-1"
+      local_queues = ["training", "batch"]
+      gpus         = { a100 = { spot = 2 } }
+      training_templates = { train = {
+        image     = "trainer:1", training_script = "train.py", priority = "production", project = "llm", capacity = "spot"
+        hardware  = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
+        schedules = { nightly = { cron = ["0 2 * * *"], timezone = "UTC", parameters = { dataset_version = "latest" } } }
+      } }
+    } }
+  }
+  assert {
+    condition     = mlplatform_training_job_template.this["alpha/train"].queue == "training" && mlplatform_training_job_template.this["alpha/train"].priority_class == "production"
+    error_message = "A template should go to the team's first LocalQueue with its priority class."
+  }
+  assert {
+    condition = mlplatform_training_job_template.this["alpha/train"].billing == tomap({
+      "mlplatform.io/team" = "alpha", "mlplatform.io/cost-centre" = "cc-1", "mlplatform.io/project" = "llm"
+    })
+    error_message = "A template's pods should carry the team's billing labels and the project label."
+  }
+  assert {
+    condition     = mlplatform_training_job_template.this["alpha/train"].service_account == "training-workflow"
+    error_message = "A template's pods should run as the team's workflow service account."
+  }
+  assert {
+    condition     = mlplatform_training_schedule.this["alpha/nightly"].template == "train" && mlplatform_training_schedule.this["alpha/nightly"].namespace == "alpha"
+    error_message = "The schedule should run the template in the team's namespace."
+  }
+  assert {
+    condition     = mlplatform_team.this["alpha"].local_queues == tomap({ training = "alpha", batch = "alpha" })
+    error_message = "Every LocalQueue of the team should feed its ClusterQueue."
+  }
+}
+
+run "billing_from_the_pools_supplies" {
+  command = plan
+  variables {
+    billing = { rules = { admission_wait_slo_per_team = { alpha = "2h" } }, dashboard = { folder = "ML" } }
+  }
+  assert {
+    condition     = keys(mlplatform_gpu_billing_rules.this[0].pools) == tolist(["a100", "a100-sliced", "h100"]) && mlplatform_gpu_billing_rules.this[0].pools["a100"]["spot"].hourly_price["nvidia.com/gpu"] == 2
+    error_message = "The billing rules should price every pool, under its Karpenter name, from its supplies."
+  }
+  assert {
+    condition     = mlplatform_gpu_billing_rules.this[0].namespace == "monitoring" && mlplatform_gpu_billing_rules.this[0].admission_wait_slo_per_queue == tomap({ alpha = "2h" })
+    error_message = "The billing rules should go to the monitoring namespace, with the team's admission wait SLO on its queue."
+  }
+  assert {
+    condition     = strcontains(mlplatform_gpu_billing_rules.this[0].rules, "a100-sliced")
+    error_message = "The recorded prices should name the sliced pool."
+  }
+  assert {
+    condition     = mlplatform_gpu_dashboard.this[0].folder == "ML" && mlplatform_gpu_dashboard.this[0].namespace == "monitoring"
+    error_message = "The dashboard should go to the monitoring namespace, in its folder."
+  }
+}
+
+run "billing_off_by_default" {
+  command = plan
+  assert {
+    condition     = length(mlplatform_gpu_billing_rules.this) == 0 && length(mlplatform_gpu_dashboard.this) == 0
+    error_message = "Billing rules and dashboard should be off unless asked for."
+  }
+}
+
+run "billing_with_two_project_labels_refused" {
+  command = plan
+  variables {
+    billing = { rules = {} }
+    teams = {
+      alpha = { gpus = { a100 = { spot = 2 } } }
+      beta  = { project_label = "acme.com/project", gpus = { a100 = { spot = 2 } } }
+    }
+  }
+  expect_failures = [mlplatform_gpu_billing_rules.this]
+}
+
+run "billing_slo_of_unknown_team_refused" {
+  command = plan
+  variables {
+    billing = { rules = { admission_wait_slo_per_team = { gamma = "1h" } } }
+  }
+  expect_failures = [mlplatform_gpu_billing_rules.this]
+}
+
+run "fair_sharing_weights" {
+  command = plan
+  variables {
+    fair_sharing = true
+    teams = {
+      alpha = { fair_sharing_weight = "2", gpus = { a100 = { spot = 8 } } }
+      beta  = { gpus = { a100 = { spot = 8 } } }
+    }
+  }
+  assert {
+    condition     = mlplatform_cluster_queue.team["alpha"].fair_sharing_weight == "2" && mlplatform_cluster_queue.team["beta"].fair_sharing_weight == null
+    error_message = "Under fair sharing, queues should carry the teams' weights (Kueue's default where unset)."
+  }
+}
+
+run "fair_sharing_with_borrow_within_cohort_refused" {
+  command = plan
+  variables {
+    fair_sharing = true
+    preemption   = { borrow_within_cohort = "LowerPriority" }
+  }
+  expect_failures = [mlplatform_cohort.this]
+}
+
+run "preemption_kueue_refuses_refused" {
+  command = plan
+  variables {
+    preemption = { reclaim_within_cohort = "Never", borrow_within_cohort = "LowerPriority" }
+  }
+  expect_failures = [var.preemption]
+}
+
+run "role_and_instance_profile_refused" {
+  command = plan
+  variables {
+    node_class = { role = "r", instance_profile = "p" }
+  }
+  expect_failures = [var.node_class]
+}
+
+run "node_class_from_cluster_name" {
+  command = plan
+  variables {
+    cluster_name = "prod-eu"
+  }
+  assert {
+    condition     = mlplatform_node_class.this.role == "KarpenterNodeRole-prod-eu" && mlplatform_node_class.this.subnet_selector[0].tags == tomap({ "karpenter.sh/discovery" = "prod-eu" })
+    error_message = "The node class should take its role and discovery tags from cluster_name."
+  }
+}

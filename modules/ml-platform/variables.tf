@@ -1,0 +1,364 @@
+# Inputs. Everything a team or pool needs is in one object per entry; cross-input checks (a team's
+# quota against the pools, a template's priority class) are preconditions in main.tf, since a
+# variable's validation may only look at the variable itself before Terraform 1.9.
+
+variable "cluster_name" {
+  type        = string
+  description = "Name of the EKS cluster. The node class finds subnets and security groups by the tag `node_class.discovery_tag = <cluster_name>`, and its IAM role defaults to `KarpenterNodeRole-<cluster_name>` (Karpenter's getting-started convention)."
+
+  validation {
+    condition     = can(regex("^[a-zA-Z][a-zA-Z0-9-_]{0,99}$", var.cluster_name))
+    error_message = "cluster_name must be an EKS cluster name: 1 to 100 letters, digits, '-' and '_', starting with a letter."
+  }
+}
+
+variable "node_class" {
+  type = object({
+    name             = optional(string, "gpu")
+    role             = optional(string)
+    instance_profile = optional(string)
+    ami_alias        = optional(string, "al2023@latest")
+    discovery_tag    = optional(string, "karpenter.sh/discovery")
+    root_volume_size = optional(string, "500Gi")
+    root_volume_type = optional(string, "gp3")
+    root_device_name = optional(string, "/dev/xvda")
+    billing          = optional(map(string), {})
+    tags             = optional(map(string), {})
+  })
+  default     = {}
+  description = <<-EOT
+    The EC2NodeClass every GPU pool launches its nodes with (`mlplatform_node_class`):
+    `name` (default `gpu`); `role`, the nodes' IAM role (default `KarpenterNodeRole-<cluster_name>`),
+    or `instance_profile` instead; `ami_alias` (default `al2023@latest`, the EKS-optimised AMI with
+    NVIDIA drivers on GPU instances); `discovery_tag`, the tag key whose value `cluster_name`
+    selects subnets and security groups (default `karpenter.sh/discovery`); the root volume
+    (`root_volume_size`, default `500Gi` for large training images, `root_volume_type` `gp3`,
+    `root_device_name` `/dev/xvda` as on AL2023); `billing` tags (team, project, cost centre) and
+    other EC2 `tags`.
+  EOT
+
+  validation {
+    condition     = !(var.node_class.role != null && var.node_class.instance_profile != null)
+    error_message = "node_class: set role or instance_profile, not both (unset, role defaults to KarpenterNodeRole-<cluster_name>)."
+  }
+}
+
+variable "gpu_pools" {
+  type = map(object({
+    name           = optional(string)
+    model          = string
+    instance_types = optional(list(string))
+    mig = optional(object({
+      config   = optional(string)
+      profiles = optional(map(number))
+      strategy = optional(string)
+    }))
+    time_slicing_replicas = optional(number)
+    on_demand = optional(object({
+      max_gpus       = number
+      price_per_hour = optional(number)
+      weight         = optional(number)
+    }))
+    spot = optional(object({
+      max_gpus       = number
+      price_per_hour = optional(number)
+      discount       = optional(number)
+      weight         = optional(number)
+    }))
+    disruption = optional(object({
+      consolidation_policy = optional(string, "WhenEmpty")
+      consolidate_after    = optional(string, "10m")
+      budgets = optional(list(object({
+        nodes    = string
+        schedule = optional(string)
+        duration = optional(string)
+      })))
+    }), {})
+    expire_after       = optional(string)
+    cpu_per_gpu        = number
+    memory_gib_per_gpu = number
+    node_labels        = optional(map(string))
+    billing            = optional(map(string))
+  }))
+  description = <<-EOT
+    The GPU node pools (`mlplatform_gpu_node_pool`, Karpenter NodePools), keyed by a short name
+    that teams' quotas refer to. Each pool's capacity types become Kueue ResourceFlavors named
+    `<key>-on-demand` and `<key>-spot`, tried by every queue in the order of the keys (sorted),
+    on-demand before spot.
+    - `name`: base name of the pool's Karpenter objects (`<name>-on-demand`, `<name>-spot`);
+      defaults to the key.
+    - `model` (e.g. `a100-80gb`, `h100`) and `instance_types` (default: every EC2 type of the model).
+    - `mig` (`config` such as `all-1g.10gb`, or `profiles`; `strategy` `mixed` or `single`) or
+      `time_slicing_replicas`: how a GPU is shared. A team's quota stays in whole GPUs; the module
+      turns it into the MIG instances or replicas one GPU gives.
+    - `on_demand` and `spot`: `max_gpus` (whole GPUs, the NodePool's limit), prices
+      (`price_per_hour` per instance, or spot's `discount` off on-demand) and `weight`.
+      At least one of them.
+    - `disruption`: defaults to `WhenEmpty` after `10m`, so Karpenter never moves running training.
+    - `cpu_per_gpu` and `memory_gib_per_gpu`: the vCPUs and GiB of memory of one GPU's share of a
+      node (p4de.24xlarge: 96 vCPUs and 1152 GiB for 8 GPUs, so 12 and 144), from which teams'
+      CPU and memory quotas follow. The provider's `supplies` do not carry CPU and memory yet.
+    - `node_labels`, `billing` (node labels and EC2 tags), `expire_after`.
+  EOT
+
+  validation {
+    condition     = length(var.gpu_pools) > 0 && length(var.gpu_pools) <= 32
+    error_message = "gpu_pools: declare 1 to 32 pools (Kueue allows 64 flavors in a queue's resource group, two per pool)."
+  }
+  validation {
+    condition     = alltrue([for k, _ in var.gpu_pools : can(regex("^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$", k))])
+    error_message = "gpu_pools: keys name Kueue flavors (<key>-on-demand): use 1 to 42 lower-case letters, digits and '-', starting and ending with a letter or digit. Wrong: ${join(", ", [for k, _ in var.gpu_pools : k if !can(regex("^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$", k))])}."
+  }
+  validation {
+    condition     = alltrue([for p in var.gpu_pools : p.on_demand != null || p.spot != null])
+    error_message = "gpu_pools: each pool needs on_demand or spot (or both) with max_gpus. Missing in: ${join(", ", [for k, p in var.gpu_pools : k if p.on_demand == null && p.spot == null])}."
+  }
+  validation {
+    condition = alltrue(flatten([for p in var.gpu_pools : [
+      for c in [p.on_demand, p.spot] : c == null ? true : (c.max_gpus >= 1 && floor(c.max_gpus) == c.max_gpus)
+    ]]))
+    error_message = "gpu_pools: max_gpus is a whole number of GPUs, at least 1 (leave a capacity type out to run none). Wrong in: ${join(", ", [for k, p in var.gpu_pools : k if anytrue([for c in [p.on_demand, p.spot] : c == null ? false : (c.max_gpus < 1 || floor(c.max_gpus) != c.max_gpus)])])}."
+  }
+  validation {
+    condition     = alltrue([for p in var.gpu_pools : !(p.mig != null && p.time_slicing_replicas != null)])
+    error_message = "gpu_pools: a pool shares its GPUs by mig or by time_slicing_replicas, not both. Both in: ${join(", ", [for k, p in var.gpu_pools : k if p.mig != null && p.time_slicing_replicas != null])}."
+  }
+  validation {
+    condition     = alltrue([for p in var.gpu_pools : p.cpu_per_gpu > 0 && p.memory_gib_per_gpu > 0])
+    error_message = "gpu_pools: cpu_per_gpu and memory_gib_per_gpu must be positive: the vCPUs and GiB of one GPU's share of a node (p4de.24xlarge: 12 and 144). Wrong in: ${join(", ", [for k, p in var.gpu_pools : k if !(p.cpu_per_gpu > 0 && p.memory_gib_per_gpu > 0)])}."
+  }
+}
+
+variable "teams" {
+  type = map(object({
+    namespace             = optional(string)
+    cost_centre           = optional(string)
+    member_groups         = optional(set(string))
+    member_users          = optional(set(string))
+    local_queues          = optional(list(string), ["training"])
+    project_label         = optional(string, "mlplatform.io/project")
+    require_project_label = optional(bool)
+    force_destroy         = optional(bool)
+    labels                = optional(map(string))
+    fair_sharing_weight   = optional(string)
+    gpus = optional(map(object({
+      on_demand       = optional(number, 0)
+      spot            = optional(number, 0)
+      borrowing_limit = optional(number)
+      lending_limit   = optional(number)
+    })), {})
+    training_templates = optional(map(object({
+      image           = string
+      training_script = optional(string)
+      command         = optional(list(string))
+      args            = optional(list(string))
+      source = optional(object({
+        git_repo = string
+        revision = optional(string)
+        ssh_private_key_secret = optional(object({
+          name = string
+          key  = string
+        }))
+      }))
+      dataset_version = optional(string)
+      hyperparameters = optional(map(string))
+      env             = optional(map(string))
+      hardware = object({
+        gpu_type    = optional(string)
+        gpu_count   = optional(number)
+        cpu_cores   = number
+        memory_gb   = number
+        shm_size_gb = optional(number)
+      })
+      capacity = optional(string)
+      priority = optional(string)
+      project  = optional(string)
+      queue    = optional(string)
+      checkpoint = optional(object({
+        uri                      = string
+        env_name                 = optional(string)
+        termination_grace_period = optional(string)
+      }))
+      retry = optional(object({
+        limit   = optional(number)
+        backoff = optional(string)
+      }))
+      tracking = optional(object({
+        uri        = string
+        experiment = optional(string)
+      }))
+      volumes = optional(list(object({
+        claim_name = string
+        mount_path = string
+      })))
+      active_deadline    = optional(string)
+      ttl_after_finished = optional(string)
+      pod_gc             = optional(string)
+      schedules = optional(map(object({
+        cron               = list(string)
+        timezone           = string
+        parameters         = optional(map(string))
+        concurrency_policy = optional(string)
+        suspend            = optional(bool)
+      })), {})
+    })), {})
+  }))
+  description = <<-EOT
+    The teams, keyed by name (their ClusterQueue's name and `mlplatform.io/team` billing label).
+    Each gets a namespace (`namespace`, default the key), LocalQueues (`local_queues`, default
+    `["training"]`) feeding its ClusterQueue, access for `member_groups` and `member_users`, its
+    `cost_centre` on everything it runs, and an admission policy requiring `project_label` on
+    every pod (`require_project_label`, default true).
+    - `gpus`: per pool key, the team's quota in whole GPUs: `on_demand` and `spot`, and
+      `borrowing_limit` (most GPUs it may borrow from the other teams, per capacity type; unset:
+      no limit) and `lending_limit` (most of its idle GPUs the others may borrow; unset: all).
+      The module turns GPUs into what one GPU of the pool gives (7 `nvidia.com/mig-1g.10gb` under
+      `all-1g.10gb`) plus the pool's `cpu_per_gpu` and `memory_gib_per_gpu`. A team has every
+      flavor in its queue, with quota 0 where it has none, so it can still borrow there.
+    - `fair_sharing_weight`: the team's weight when `fair_sharing` is on (Kueue's default 1).
+    - `training_templates`: `mlplatform_training_job_template`s in the team's namespace, keyed by
+      name, with the resource's attributes, except that the module fills in `queue` (default the
+      team's first LocalQueue), the service account, and the billing labels (the team's, plus
+      `project_label = project`); `priority` names a key of `priorities`. `schedules`: CronWorkflows
+      that run the template (`mlplatform_training_schedule`), keyed by name.
+    - `labels`, `force_destroy` (see `mlplatform_team`).
+  EOT
+
+  validation {
+    condition     = alltrue([for k, _ in var.teams : can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", k))])
+    error_message = "teams: keys are the teams' names, their ClusterQueues' and (by default) namespaces' names: lower-case letters, digits and '-', at most 63. Wrong: ${join(", ", [for k, _ in var.teams : k if !can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", k))])}."
+  }
+  validation {
+    condition = alltrue(flatten([for t in var.teams : [for q in t.gpus : [
+      for n in [q.on_demand, q.spot, q.borrowing_limit, q.lending_limit] : n == null ? true : (n >= 0 && floor(n) == n)
+    ]]]))
+    error_message = "teams: gpus quotas and limits are whole GPUs, 0 or more (the module turns them into MIG instances, CPU and memory). Wrong in: ${join(", ", flatten([for k, t in var.teams : [for p, q in t.gpus : "teams.${k}.gpus.${p}" if anytrue([for n in [q.on_demand, q.spot, q.borrowing_limit, q.lending_limit] : n == null ? false : (n < 0 || floor(n) != n)])]]))}."
+  }
+  validation {
+    condition     = alltrue([for t in var.teams : length(t.local_queues) > 0])
+    error_message = "teams: local_queues needs at least one queue name, where the team's engineers submit. Empty in: ${join(", ", [for k, t in var.teams : k if length(t.local_queues) == 0])}."
+  }
+  validation {
+    condition     = alltrue([for t in var.teams : length(flatten([for tpl in t.training_templates : keys(tpl.schedules)])) == length(distinct(flatten([for tpl in t.training_templates : keys(tpl.schedules)])))])
+    error_message = "teams: schedules are CronWorkflows in the team's namespace, so their names are unique within a team across its templates. Repeated in: ${join(", ", [for k, t in var.teams : k if length(flatten([for tpl in t.training_templates : keys(tpl.schedules)])) != length(distinct(flatten([for tpl in t.training_templates : keys(tpl.schedules)])))])}."
+  }
+  validation {
+    condition = alltrue(flatten([for t in var.teams : [
+      for tpl in t.training_templates : (tpl.training_script == null) != (tpl.command == null)
+    ]]))
+    error_message = "teams: each training template sets exactly one of training_script and command. Wrong: ${join(", ", flatten([for k, t in var.teams : [for n, tpl in t.training_templates : "teams.${k}.training_templates.${n}" if(tpl.training_script == null) == (tpl.command == null)]]))}."
+  }
+}
+
+variable "cohort_name" {
+  type        = string
+  default     = "training"
+  description = "Name of the Kueue Cohort all teams' ClusterQueues join, so that a team borrows the others' idle quota (within their `borrowing_limit` and `lending_limit`)."
+}
+
+variable "priorities" {
+  type = map(object({
+    value       = number
+    description = optional(string)
+  }))
+  default     = {}
+  description = "Kueue WorkloadPriorityClasses, keyed by name: `value` (higher is admitted first and, as `preemption` allows, preempts lower) and a `description` for the people who submit. Training templates name one by key in `priority`."
+
+  validation {
+    condition     = alltrue([for p in var.priorities : floor(p.value) == p.value && p.value >= -2147483648 && p.value <= 2147483647])
+    error_message = "priorities: each value is a whole number that fits in 32 bits. Wrong: ${join(", ", [for k, p in var.priorities : k if !(floor(p.value) == p.value && p.value >= -2147483648 && p.value <= 2147483647)])}."
+  }
+}
+
+variable "preemption" {
+  type = object({
+    within_cluster_queue          = optional(string, "LowerPriority")
+    reclaim_within_cohort         = optional(string, "Any")
+    borrow_within_cohort          = optional(string, "Never")
+    borrow_max_priority_threshold = optional(number)
+  })
+  default     = {}
+  description = <<-EOT
+    When a pending workload may preempt admitted ones, for every team's ClusterQueue (Kueue's
+    `preemption`): `within_cluster_queue` (default `LowerPriority`: production preempts
+    experiments of the same team), `reclaim_within_cohort` (default `Any`: a team takes back the
+    quota it lent), `borrow_within_cohort` (`Never` or `LowerPriority`: whether a workload that
+    borrows may preempt other teams' lower-priority work, up to `borrow_max_priority_threshold`;
+    classic preemption only, not with `fair_sharing`).
+  EOT
+
+  validation {
+    condition     = contains(["Never", "LowerPriority", "LowerOrNewerEqualPriority"], var.preemption.within_cluster_queue)
+    error_message = "preemption.within_cluster_queue must be one of Never, LowerPriority, LowerOrNewerEqualPriority."
+  }
+  validation {
+    condition     = contains(["Never", "LowerPriority", "Any"], var.preemption.reclaim_within_cohort)
+    error_message = "preemption.reclaim_within_cohort must be one of Never, LowerPriority, Any."
+  }
+  validation {
+    condition     = contains(["Never", "LowerPriority"], var.preemption.borrow_within_cohort)
+    error_message = "preemption.borrow_within_cohort must be Never or LowerPriority."
+  }
+  validation {
+    condition     = !(var.preemption.reclaim_within_cohort == "Never" && var.preemption.borrow_within_cohort != "Never")
+    error_message = "preemption: borrow_within_cohort = LowerPriority needs reclaim_within_cohort other than Never (Kueue refuses the combination)."
+  }
+  validation {
+    condition     = var.preemption.borrow_max_priority_threshold == null || var.preemption.borrow_within_cohort != "Never"
+    error_message = "preemption.borrow_max_priority_threshold only applies with borrow_within_cohort = LowerPriority."
+  }
+}
+
+variable "fair_sharing" {
+  type        = bool
+  default     = false
+  description = "Whether Kueue shares the cohort's idle quota by fair sharing (each team's `fair_sharing_weight`) rather than first come, first served. Fair sharing is switched on in Kueue's own configuration (`fairSharing.enable: true`), which this module does not manage: set this to match it. With it on, the queues carry the teams' weights, and `preemption.borrow_within_cohort` must stay `Never`, as Kueue ignores it under fair sharing."
+}
+
+variable "allow_overcommit" {
+  type        = bool
+  default     = false
+  description = "Allow the teams' quotas, summed per pool and capacity type, to exceed what the pool can supply (its `max_gpus`). Refused by default, since Kueue would then admit work that no node can ever run; when allowed, the output `overcommit` lists each excess."
+}
+
+variable "billing" {
+  type = object({
+    namespace = optional(string, "monitoring")
+    rules = optional(object({
+      name                        = optional(string, "mlplatform-gpu-billing")
+      labels                      = optional(map(string))
+      alert_labels                = optional(map(string))
+      evaluation_interval         = optional(string)
+      admission_wait_slo          = optional(string)
+      admission_wait_slo_per_team = optional(map(string))
+      gpu_idle_alert_after        = optional(string)
+      gpu_memory_alert_ratio      = optional(number)
+      pending_alert_after         = optional(string)
+      queue_inactive_alert_after  = optional(string)
+      dcgm_node_label             = optional(string)
+      dcgm_namespace_label        = optional(string)
+      dcgm_pod_label              = optional(string)
+    }))
+    dashboard = optional(object({
+      name       = optional(string)
+      title      = optional(string)
+      folder     = optional(string)
+      datasource = optional(string)
+    }))
+  })
+  default     = {}
+  description = <<-EOT
+    GPU-hour billing in the monitoring stack's `namespace` (default `monitoring`, which must exist).
+    Each part is off while null and on with `{}` or settings:
+    - `rules`: the recording rules and alerts (`mlplatform_gpu_billing_rules`, a PrometheusRule
+      named `name`, default `mlplatform-gpu-billing`) that sum GPUs, GPU-hours and their cost per
+      team, project, pool and capacity type, priced from every pool's `supplies`. `labels` must
+      match the `ruleSelector` of your Prometheus (the resource's default is
+      `{ release = "kube-prometheus-stack" }`); `admission_wait_slo_per_team` sets the admission
+      wait SLO of a team's queue; the other settings are the resource's (alert thresholds and
+      dcgm-exporter's label names).
+    - `dashboard`: the Grafana dashboard (`mlplatform_gpu_dashboard`, a ConfigMap for Grafana's
+      dashboard sidecar) of those series, in `folder`, reading the Prometheus data source
+      `datasource` (default: Grafana's default).
+  EOT
+}
