@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -43,7 +44,8 @@ func RequireOwnCluster(t *testing.T) {
 // named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
 // testcluster.WithKueue()) for the whole test binary, and points the provider at it through
 // KUBE_CONFIG_PATHS. It also finds Terraform for terraform-plugin-testing when
-// TF_ACC_TERRAFORM_PATH is not set. Without TF_ACC it only runs the tests: unit tests need
+// TF_ACC_TERRAFORM_PATH is not set (set it to OpenTofu's tofu to run the tests on OpenTofu).
+// Without TF_ACC it only runs the tests: unit tests need
 // neither Terraform nor a cluster, and every test that runs Terraform skips.
 func Run(m *testing.M, opts ...testcluster.Option) int {
 	if os.Getenv("TF_ACC") == "" {
@@ -52,6 +54,12 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 	if err := findTerraform(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	// terraform-plugin-testing serves the provider as registry.terraform.io/hashicorp/mlplatform
+	// and, for Terraform 0.12, registry.terraform.io/-/mlplatform, an address OpenTofu refuses
+	// (it stops before init). Terraform since 0.13 and OpenTofu need only the first.
+	if os.Getenv(resource.EnvTfAccProviderNamespace) == "" {
+		_ = os.Setenv(resource.EnvTfAccProviderNamespace, "hashicorp")
 	}
 	kubeconfig := os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {
