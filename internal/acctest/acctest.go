@@ -4,8 +4,10 @@
 package acctest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -55,11 +57,9 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	// terraform-plugin-testing serves the provider as registry.terraform.io/hashicorp/mlplatform
-	// and, for Terraform 0.12, registry.terraform.io/-/mlplatform, an address OpenTofu refuses
-	// (it stops before init). Terraform since 0.13 and OpenTofu need only the first.
-	if os.Getenv(resource.EnvTfAccProviderNamespace) == "" {
-		_ = os.Setenv(resource.EnvTfAccProviderNamespace, "hashicorp")
+	if err := setProviderAddress(os.Getenv("TF_ACC_TERRAFORM_PATH")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
 	kubeconfig := os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {
@@ -99,6 +99,31 @@ func findTerraform() error {
 		return err
 	}
 	return os.Setenv("TF_ACC_TERRAFORM_PATH", tf)
+}
+
+// setProviderAddress sets the address under which terraform-plugin-testing serves the provider to
+// the CLI at path: the one the CLI gives `mlplatform` in a configuration without
+// required_providers (an import step's), registry.terraform.io/hashicorp/mlplatform for
+// Terraform and registry.opentofu.org/hashicorp/mlplatform for OpenTofu. By default the harness
+// also serves it as registry.terraform.io/-/mlplatform, for Terraform 0.12, an address OpenTofu
+// refuses.
+func setProviderAddress(path string) error {
+	if os.Getenv(resource.EnvTfAccProviderNamespace) == "" {
+		_ = os.Setenv(resource.EnvTfAccProviderNamespace, "hashicorp")
+	}
+	if os.Getenv(resource.EnvTfAccProviderHost) != "" {
+		return nil
+	}
+	cmd := exec.Command(path, "version")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("running %s version: %w", path, err)
+	}
+	if bytes.HasPrefix(out, []byte("OpenTofu ")) {
+		_ = os.Setenv(resource.EnvTfAccProviderHost, "registry.opentofu.org")
+	}
+	return nil
 }
 
 // Dynamic is a client of the test cluster for out-of-band changes and checks. It fails the test
