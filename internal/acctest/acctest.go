@@ -4,13 +4,16 @@
 package acctest
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -43,13 +46,18 @@ func RequireOwnCluster(t *testing.T) {
 // named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
 // testcluster.WithKueue()) for the whole test binary, and points the provider at it through
 // KUBE_CONFIG_PATHS. It also finds Terraform for terraform-plugin-testing when
-// TF_ACC_TERRAFORM_PATH is not set. Without TF_ACC it only runs the tests: unit tests need
+// TF_ACC_TERRAFORM_PATH is not set (set it to OpenTofu's tofu to run the tests on OpenTofu).
+// Without TF_ACC it only runs the tests: unit tests need
 // neither Terraform nor a cluster, and every test that runs Terraform skips.
 func Run(m *testing.M, opts ...testcluster.Option) int {
 	if os.Getenv("TF_ACC") == "" {
 		return m.Run()
 	}
 	if err := findTerraform(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if err := setProviderAddress(os.Getenv("TF_ACC_TERRAFORM_PATH")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -91,6 +99,31 @@ func findTerraform() error {
 		return err
 	}
 	return os.Setenv("TF_ACC_TERRAFORM_PATH", tf)
+}
+
+// setProviderAddress sets the address under which terraform-plugin-testing serves the provider to
+// the CLI at path: the one the CLI gives `mlplatform` in a configuration without
+// required_providers (an import step's), registry.terraform.io/hashicorp/mlplatform for
+// Terraform and registry.opentofu.org/hashicorp/mlplatform for OpenTofu. By default the harness
+// also serves it as registry.terraform.io/-/mlplatform, for Terraform 0.12, an address OpenTofu
+// refuses.
+func setProviderAddress(path string) error {
+	if os.Getenv(resource.EnvTfAccProviderNamespace) == "" {
+		_ = os.Setenv(resource.EnvTfAccProviderNamespace, "hashicorp")
+	}
+	if os.Getenv(resource.EnvTfAccProviderHost) != "" {
+		return nil
+	}
+	cmd := exec.Command(path, "version")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("running %s version: %w", path, err)
+	}
+	if bytes.HasPrefix(out, []byte("OpenTofu ")) {
+		_ = os.Setenv(resource.EnvTfAccProviderHost, "registry.opentofu.org")
+	}
+	return nil
 }
 
 // Dynamic is a client of the test cluster for out-of-band changes and checks. It fails the test

@@ -43,8 +43,9 @@ func TestAccProvider_logsAPICallsWithoutSecrets(t *testing.T) {
 	})
 
 	log := logEntries(t, logFile)
-	if !strings.Contains(log, "Terraform version:") {
-		t.Fatalf("the log holds nothing from Terraform itself:\n%.2000s", log)
+	// The CLI's first entry names it: "Terraform version: 1.8.5" or "OpenTofu version: 1.10.6".
+	if !regexp.MustCompile(`\] +(Terraform|OpenTofu) version: `).MatchString(log) {
+		t.Fatalf("the log holds nothing from Terraform (or OpenTofu) itself:\n%.2000s", log)
 	}
 	for _, s := range secrets {
 		if strings.Contains(log, s) {

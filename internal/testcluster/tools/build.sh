@@ -12,7 +12,9 @@ root=$(cd "$here/../../.." && pwd)
 TOOLS_DIR=${TOOLS_DIR:-$root/.cache/tools}
 
 declare -A version=(
-	[terraform]=1.5.7
+	[terraform]=1.8.5
+	[tofu]=1.10.6
+	[terraform-docs]=0.22.0
 	[kube-apiserver]=1.35.4
 	[kube-controller-manager]=1.35.4
 	[kubectl]=1.35.4
@@ -32,6 +34,8 @@ package_of() {
 	local v=${version[$1]}
 	case $1 in
 	terraform) echo "github.com/hashicorp/terraform@v$v" ;;
+	tofu) echo github.com/opentofu/opentofu/cmd/tofu ;;
+	terraform-docs) echo github.com/terraform-docs/terraform-docs ;;
 	kube-apiserver) echo k8s.io/kubernetes/cmd/kube-apiserver ;;
 	kube-controller-manager) echo k8s.io/kubernetes/cmd/kube-controller-manager ;;
 	kubectl) echo k8s.io/kubernetes/cmd/kubectl ;;
@@ -56,14 +60,22 @@ ldflags_of() {
 		echo "-X $v.gitVersion=v$kv -X $v.gitMajor=1 -X $v.gitMinor=${minor%%.*} -X $v.gitTreeState=clean -X $v.buildDate=1970-01-01T00:00:00Z"
 		;;
 	kueue) echo "-X sigs.k8s.io/kueue/pkg/version.GitVersion=v${version[$1]}" ;;
+	# Release builds: without it `terraform version` says 1.8.5-dev, which version checks take
+	# for older than 1.8.5.
+	terraform) echo "-X github.com/hashicorp/terraform/version.dev=no" ;;
+	tofu) echo "-X github.com/opentofu/opentofu/version.dev=no" ;;
 	argo) echo "-X github.com/argoproj/argo-workflows/v3.version=v${version[$1]} -X github.com/argoproj/argo-workflows/v3.gitTreeState=clean" ;;
 	esac
 }
 
 # The module a tool is built in. Kueue, Argo and promtool have their own: their k8s.io versions
-# differ from those that k8s.io/kubernetes pins here, and from each other's.
+# differ from those that k8s.io/kubernetes pins here, and from each other's. OpenTofu's repeats
+# its replace of hashicorp/hcl; terraform-docs cannot be built with `go install M@v` (the proxy
+# refuses its version list, which go install asks for).
 module_of() {
 	case $1 in
+	tofu) echo "$here/tofu" ;;
+	terraform-docs) echo "$here/terraform-docs" ;;
 	kueue) echo "$here/kueue" ;;
 	argo) echo "$here/argo" ;;
 	promtool) echo "$here/promtool" ;;
@@ -78,6 +90,8 @@ check_pin() {
 	kueue) module=sigs.k8s.io/kueue ;;
 	argo) module=github.com/argoproj/argo-workflows/v3 ;;
 	promtool) module=github.com/prometheus/prometheus ;;
+	tofu) module=github.com/opentofu/opentofu ;;
+	terraform-docs) module=github.com/terraform-docs/terraform-docs ;;
 	*) return 0 ;;
 	esac
 	local got
@@ -105,7 +119,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform etcd kube-apiserver kube-controller-manager kueue argo promtool controller-gen golangci-lint tfplugindocs; do build "$t"; done ;;
+all) for t in terraform tofu etcd kube-apiserver kube-controller-manager kueue argo promtool controller-gen golangci-lint tfplugindocs terraform-docs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac

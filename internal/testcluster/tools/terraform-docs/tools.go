@@ -1,0 +1,5 @@
+//go:build tools
+
+package terraformdocs
+
+import _ "github.com/terraform-docs/terraform-docs"

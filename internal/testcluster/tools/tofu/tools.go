@@ -1,0 +1,5 @@
+//go:build tools
+
+package tofu
+
+import _ "github.com/opentofu/opentofu/cmd/tofu"
