@@ -66,12 +66,6 @@ type Profile struct {
 	MediaExtensions bool
 }
 
-// InstanceType is an AWS EC2 instance type and its number of GPUs.
-type InstanceType struct {
-	Name string
-	GPUs int
-}
-
 // MIGCapable reports whether the model supports MIG.
 func (m *Model) MIGCapable() bool { return len(m.MIG) > 0 }
 

@@ -25,7 +25,7 @@ func ampereModels() []*Model {
 			MIG: migProfiles(sevenSliceGeometry,
 				"1g.5gb", "1g.5gb+me", "1g.10gb", "2g.10gb", "3g.20gb", "4g.20gb", "7g.40gb"),
 			Balanced:      Layout{"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1},
-			InstanceTypes: []InstanceType{{"p4d.24xlarge", 8}},
+			InstanceTypes: ec2("p4d.24xlarge"),
 		},
 		{
 			Name: "A100-SXM4-80GB",
@@ -48,7 +48,7 @@ func ampereModels() []*Model {
 			MIG: migProfiles(sevenSliceGeometry,
 				"1g.10gb", "1g.10gb+me", "1g.20gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb"),
 			Balanced:      Layout{"1g.10gb": 2, "2g.20gb": 1, "3g.40gb": 1},
-			InstanceTypes: []InstanceType{{"p4de.24xlarge", 8}},
+			InstanceTypes: ec2("p4de.24xlarge"),
 		},
 		{
 			Name:         "A30-24GB",

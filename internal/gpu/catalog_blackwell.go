@@ -25,7 +25,7 @@ func blackwellModels() []*Model {
 			MIG: migProfiles(sevenSliceGeometry,
 				"1g.23gb", "1g.23gb+me", "1g.45gb", "2g.45gb", "3g.90gb", "4g.90gb", "7g.180gb"),
 			Balanced:      Layout{"1g.23gb": 2, "2g.45gb": 1, "3g.90gb": 1},
-			InstanceTypes: []InstanceType{{"p6-b200.48xlarge", 8}},
+			InstanceTypes: ec2("p6-b200.48xlarge"),
 		},
 	}
 }

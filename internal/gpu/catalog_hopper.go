@@ -29,7 +29,7 @@ func hopperModels() []*Model {
 			Balanced:              h100Balanced,
 			// p5.4xlarge: aws/karpenter-provider-aws#8368 saw EC2 report 0 GPUs
 			// for it in Aug 2025; the current reference page says 1.
-			InstanceTypes: []InstanceType{{"p5.48xlarge", 8}, {"p5.4xlarge", 1}},
+			InstanceTypes: ec2("p5.48xlarge", "p5.4xlarge"),
 		},
 		{
 			Name:         "H100-PCIe-80GB",
@@ -85,7 +85,7 @@ func hopperModels() []*Model {
 			MIG: migProfiles(sevenSliceGeometry,
 				"1g.18gb", "1g.18gb+me", "1g.35gb", "2g.35gb", "3g.71gb", "4g.71gb", "7g.141gb"),
 			Balanced:      Layout{"1g.18gb": 2, "2g.35gb": 1, "3g.71gb": 1},
-			InstanceTypes: []InstanceType{{"p5e.48xlarge", 8}, {"p5en.48xlarge", 8}},
+			InstanceTypes: ec2("p5e.48xlarge", "p5en.48xlarge"),
 		},
 	}
 }

@@ -1,18 +1,12 @@
 package gpu
 
 // GPUs without MIG, shared by time-slicing or used whole: A10G, L4, L40S, T4.
-// GPU counts and Karpenter labels: aws/karpenter-provider-aws
-// instance-types.md (g5/g6/g6e via the reference; g4dn read directly there,
-// it is not in the reference).
+// Karpenter labels: aws/karpenter-provider-aws instance-types.md (g5/g6/g6e
+// via the reference; g4dn read directly there); instance types: instance_types.go.
 func inferenceModels() []*Model {
-	// Sizes sharing one pattern: 1 GPU up to 16xlarge except 12xlarge (4);
-	// 24xlarge 4; 48xlarge 8.
 	family := func(prefix string) []InstanceType {
-		return []InstanceType{
-			{prefix + ".xlarge", 1}, {prefix + ".2xlarge", 1}, {prefix + ".4xlarge", 1},
-			{prefix + ".8xlarge", 1}, {prefix + ".12xlarge", 4}, {prefix + ".16xlarge", 1},
-			{prefix + ".24xlarge", 4}, {prefix + ".48xlarge", 8},
-		}
+		return ec2(prefix+".xlarge", prefix+".2xlarge", prefix+".4xlarge", prefix+".8xlarge",
+			prefix+".12xlarge", prefix+".16xlarge", prefix+".24xlarge", prefix+".48xlarge")
 	}
 	return []*Model{
 		{
@@ -56,10 +50,8 @@ func inferenceModels() []*Model {
 			KarpenterGPUName:      "t4",
 			KarpenterGPUMemoryMiB: 16384,
 			// g4dn has no 24xlarge/48xlarge; g4dn.metal has 8 GPUs.
-			InstanceTypes: []InstanceType{
-				{"g4dn.xlarge", 1}, {"g4dn.2xlarge", 1}, {"g4dn.4xlarge", 1}, {"g4dn.8xlarge", 1},
-				{"g4dn.12xlarge", 4}, {"g4dn.16xlarge", 1}, {"g4dn.metal", 8},
-			},
+			InstanceTypes: ec2("g4dn.xlarge", "g4dn.2xlarge", "g4dn.4xlarge", "g4dn.8xlarge",
+				"g4dn.12xlarge", "g4dn.16xlarge", "g4dn.metal"),
 		},
 	}
 }
