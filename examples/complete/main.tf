@@ -13,7 +13,7 @@ provider "mlplatform" {
 
 locals {
   # p4de.24xlarge: 8 GPUs, 96 vCPUs and 1152 GiB, so each GPU comes with 12 vCPUs and 144 GiB.
-  a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144 }
+  a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
   templates = {
     nlp = { sentiment-model = {
       image           = "ghcr.io/acme/sentiment-trainer:1.4.0", source = { git_repo = "https://github.com/acme/models.git" }, training_script = "train.py"
@@ -37,7 +37,7 @@ module "platform" {
   gpu_pools = {
     a100        = merge(local.a100, { name = "a100-80gb", on_demand = { max_gpus = 8 }, spot = { max_gpus = 24, discount = 0.6 }, billing = { project = "fine-tuning" } })
     a100-1g10gb = merge(local.a100, { name = "a100-80gb-mig", mig = { config = "all-1g.10gb" }, on_demand = { max_gpus = 8 }, spot = { max_gpus = 8, discount = 0.6 }, billing = { project = "experiments" } })
-    h100        = { model = "h100", instance_types = ["p5.48xlarge"], cpu_per_gpu = 24, memory_gib_per_gpu = 256, on_demand = { max_gpus = 16 }, billing = { project = "pretraining" } }
+    h100        = { model = "h100", instance_types = ["p5.48xlarge"], on_demand = { max_gpus = 16 }, billing = { project = "pretraining" } }
   }
   teams = { for team, cost_centre in { research = "cc-4101", vision = "cc-4102", nlp = "cc-4103" } : team => {
     cost_centre        = cost_centre

@@ -43,7 +43,7 @@ locals {
   }
   teams = ["research", "nlp"]
 
-  a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144 }
+  a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
   platform = { for cluster, size in local.sizes : cluster => {
     cluster_name = "training-${cluster}"
     gpu_pools = {

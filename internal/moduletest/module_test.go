@@ -50,7 +50,8 @@ func TestModule_apply(t *testing.T) {
 
 // examples/complete, the seed platform as a call of the module: applied, every queue Active, a
 // second plan empty (a second apply would be a no-op), and one-line changes whose plans touch only
-// what they must: resizing a pool changes that pool (and the supplies the billing rules hold);
+// what they must: resizing a pool changes that pool only (the billing rules hold what one GPU
+// exposes, not how many there are);
 // renaming a team replaces its queue and team, nothing else.
 func TestModule_examplesComplete(t *testing.T) {
 	c := requireCLI(t)
@@ -84,12 +85,8 @@ func TestModule_examplesComplete(t *testing.T) {
 		t.Errorf("a second apply would change %v; want a no-op", changes)
 	}
 
-	// The billing rules take every pool's supplies, of which the pool's size is part.
 	edit(t, dir, "on_demand = { max_gpus = 16 }", "on_demand = { max_gpus = 24 }")
-	want := []string{
-		`module.platform.mlplatform_gpu_billing_rules.this[0]: update`,
-		`module.platform.mlplatform_gpu_node_pool.this["h100"]: update`,
-	}
+	want := []string{`module.platform.mlplatform_gpu_node_pool.this["h100"]: update`}
 	if changes := planChanges(t, c, dir, env); !slices.Equal(changes, want) {
 		t.Errorf("resizing the h100 pool plans %v; want only %v", changes, want)
 	}

@@ -22,13 +22,13 @@ locals {
     for attr in ["on_demand", "spot"] : "${p}-${local.capacity_types[attr]}" if var.gpu_pools[p][attr] != null
   ]])
 
-  # What one GPU of each pool exposes, e.g. { "nvidia.com/mig-1g.10gb" = 7 } under all-1g.10gb:
-  # the pool's supplies (resources x max_gpus) divided by its max_gpus. Both capacity types expose
-  # the same per GPU, so the first the pool runs is read.
-  units_per_gpu = { for p, pool in var.gpu_pools : p => {
-    for r, n in mlplatform_gpu_node_pool.this[p].supplies[pool.on_demand != null ? "on-demand" : "spot"].resources :
-    r => n / (pool.on_demand != null ? pool.on_demand.max_gpus : pool.spot.max_gpus)
-  } }
+  # What one GPU of each pool exposes, e.g. { "nvidia.com/mig-1g.10gb" = 7 } under all-1g.10gb,
+  # from the pool's supplies. Both capacity types expose the same per GPU, so the first the pool
+  # runs is read, with the CPU (millicores) and memory (MiB) one GPU's share of a node offers pods.
+  pool_supply = { for p, pool in var.gpu_pools :
+    p => mlplatform_gpu_node_pool.this[p].supplies[pool.on_demand != null ? "on-demand" : "spot"]
+  }
+  units_per_gpu = { for p, s in local.pool_supply : p => s.per_gpu }
 
   # The resources every queue covers, in one resource group since Kueue puts a resource (cpu,
   # memory) in one group only: every GPU resource of any pool, then cpu and memory. A flavor gives
@@ -36,11 +36,13 @@ locals {
   gpu_resources = sort(distinct(flatten([for u in local.units_per_gpu : keys(u)])))
   covered       = concat(local.gpu_resources, ["cpu", "memory"])
 
-  # Each covered resource per GPU of each flavor's pool (memory in GiB).
+  # Each covered resource per GPU of each flavor's pool, CPU in millicores and memory in MiB (the
+  # unit suffixes of quantity_unit).
   per_gpu = { for f, fl in local.flavors : f => merge(
     { for r in local.gpu_resources : r => lookup(local.units_per_gpu[fl.pool], r, 0) },
-    { cpu = var.gpu_pools[fl.pool].cpu_per_gpu, memory = var.gpu_pools[fl.pool].memory_gib_per_gpu },
+    { cpu = local.pool_supply[fl.pool].cpu_milli_per_gpu, memory = local.pool_supply[fl.pool].memory_mib_per_gpu },
   ) }
+  quantity_unit = { cpu = "m", memory = "Mi" }
 
   # Each team's whole GPUs on each flavor: nominal quota, borrowing limit (null: none) and
   # lending limit (null: all; never above the nominal quota, as Kueue requires). A pool the
@@ -54,9 +56,9 @@ locals {
   # The quotas written on each team's ClusterQueue: team => flavor => resource => quantities.
   quotas = { for t, by_flavor in local.team_gpus : t => { for f, g in by_flavor : f => {
     for r, per in local.per_gpu[f] : r => {
-      nominal_quota   = "${g.nominal * per}${r == "memory" ? "Gi" : ""}"
-      borrowing_limit = g.borrow == null ? null : "${g.borrow * per}${r == "memory" ? "Gi" : ""}"
-      lending_limit   = g.lend == null ? null : "${g.lend * per}${r == "memory" ? "Gi" : ""}"
+      nominal_quota   = "${g.nominal * per}${lookup(local.quantity_unit, r, "")}"
+      borrowing_limit = g.borrow == null ? null : "${g.borrow * per}${lookup(local.quantity_unit, r, "")}"
+      lending_limit   = g.lend == null ? null : "${g.lend * per}${lookup(local.quantity_unit, r, "")}"
     }
   } } }
 

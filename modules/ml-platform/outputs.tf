@@ -39,12 +39,15 @@ output "flavors" {
 }
 
 output "supplies" {
-  description = "What each pool can supply at most per capacity type (`on-demand`, `spot`): `resources`, the most of each GPU resource, and `hourly_price`, USD per hour of one unit of each (null without a price)."
+  description = "What each pool can supply at most per capacity type (`on-demand`, `spot`): `resources`, the most of each GPU resource, `per_gpu`, what one GPU exposes, `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what one GPU's share of a node offers pods, and `hourly_price`, USD per hour of one unit of each resource (null without a price)."
   value = {
     for p, pool in mlplatform_gpu_node_pool.this : p => {
       for type, s in pool.supplies : type => {
-        resources    = s.resources
-        hourly_price = s.hourly_price
+        resources          = s.resources
+        per_gpu            = s.per_gpu
+        cpu_milli_per_gpu  = s.cpu_milli_per_gpu
+        memory_mib_per_gpu = s.memory_mib_per_gpu
+        hourly_price       = s.hourly_price
       }
     }
   }

@@ -74,11 +74,9 @@ variable "gpu_pools" {
         duration = optional(string)
       })))
     }), {})
-    expire_after       = optional(string)
-    cpu_per_gpu        = number
-    memory_gib_per_gpu = number
-    node_labels        = optional(map(string))
-    billing            = optional(map(string))
+    expire_after = optional(string)
+    node_labels  = optional(map(string))
+    billing      = optional(map(string))
   }))
   description = <<-EOT
     The GPU node pools (`mlplatform_gpu_node_pool`, Karpenter NodePools), keyed by a short name
@@ -95,9 +93,6 @@ variable "gpu_pools" {
       (`price_per_hour` per instance, or spot's `discount` off on-demand) and `weight`.
       At least one of them.
     - `disruption`: defaults to `WhenEmpty` after `10m`, so Karpenter never moves running training.
-    - `cpu_per_gpu` and `memory_gib_per_gpu`: the vCPUs and GiB of memory of one GPU's share of a
-      node (p4de.24xlarge: 96 vCPUs and 1152 GiB for 8 GPUs, so 12 and 144), from which teams'
-      CPU and memory quotas follow. The provider's `supplies` do not carry CPU and memory yet.
     - `node_labels`, `billing` (node labels and EC2 tags), `expire_after`.
   EOT
 
@@ -122,10 +117,6 @@ variable "gpu_pools" {
   validation {
     condition     = alltrue([for p in var.gpu_pools : !(p.mig != null && p.time_slicing_replicas != null)])
     error_message = "gpu_pools: a pool shares its GPUs by mig or by time_slicing_replicas, not both. Both in: ${join(", ", [for k, p in var.gpu_pools : k if p.mig != null && p.time_slicing_replicas != null])}."
-  }
-  validation {
-    condition     = alltrue([for p in var.gpu_pools : p.cpu_per_gpu > 0 && p.memory_gib_per_gpu > 0])
-    error_message = "gpu_pools: cpu_per_gpu and memory_gib_per_gpu must be positive: the vCPUs and GiB of one GPU's share of a node (p4de.24xlarge: 12 and 144). Wrong in: ${join(", ", [for k, p in var.gpu_pools : k if !(p.cpu_per_gpu > 0 && p.memory_gib_per_gpu > 0)])}."
   }
 }
 
@@ -213,8 +204,10 @@ variable "teams" {
       `borrowing_limit` (most GPUs it may borrow from the other teams, per capacity type; unset:
       no limit) and `lending_limit` (most of its idle GPUs the others may borrow; unset: all).
       The module turns GPUs into what one GPU of the pool gives (7 `nvidia.com/mig-1g.10gb` under
-      `all-1g.10gb`) plus the pool's `cpu_per_gpu` and `memory_gib_per_gpu`. A team has every
-      flavor in its queue, with quota 0 where it has none, so it can still borrow there.
+      `all-1g.10gb`) plus the CPU and memory one GPU's share of a node offers pods (the pool's
+      `supplies`: Karpenter's allocatable per GPU, the least among the pool's instance types;
+      p4de.24xlarge: 11961m and 135339Mi). A team has every flavor in its queue, with quota 0
+      where it has none, so it can still borrow there.
     - `fair_sharing_weight`: the team's weight when `fair_sharing` is on (Kueue's default 1).
     - `training_templates`: `mlplatform_training_job_template`s in the team's namespace, keyed by
       name, with the resource's attributes, except that the module fills in `queue` (default the

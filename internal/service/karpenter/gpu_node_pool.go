@@ -226,14 +226,27 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		Validators: append(framework.LabelMapValidators(), mapvalidator.KeysAre(reservedTagKey{}))}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
 		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
-			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`, and `resources`, the most of each extended " +
-			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`), and `hourly_price`, what one " +
-			"unit of each costs per hour, so that a quota's most hourly cost can be computed at plan.",
+			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`; `resources`, the most of each extended " +
+			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`), and `per_gpu`, what one GPU " +
+			"exposes; `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what a GPU's share of a node offers pods; and " +
+			"`hourly_price`, what one unit of each resource costs per hour. So quotas in whole GPUs and their most hourly " +
+			"cost can be computed at plan.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"node_labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Labels that select the nodes."},
 			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
 			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
+			"per_gpu": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
+				MarkdownDescription: "What one GPU exposes of each resource in `resources` (7 `nvidia.com/mig-1g.10gb` under " +
+					"`all-1g.10gb`, 1 `nvidia.com/gpu` without MIG): `resources` is this times `max_gpus`. A quota in whole " +
+					"GPUs times this is the quota in what the nodes expose, and it does not change when the pool is resized."},
+			"cpu_milli_per_gpu": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "CPU (millicores) one GPU's share of a node offers pods: the instance type's allocatable " +
+					"CPU as Karpenter computes it with its default reservations, divided by its GPUs, the least among the " +
+					"pool's instance types (p4de.24xlarge: 95690m / 8 = 11961). A queue's CPU quota per GPU."},
+			"memory_mib_per_gpu": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Memory (MiB) one GPU's share of a node offers pods, computed like `cpu_milli_per_gpu` " +
+					"(p4de.24xlarge: 1082712Mi / 8 = 135339). A queue's memory quota per GPU."},
 			"hourly_price": schema.MapAttribute{ElementType: types.Float64Type, Computed: true,
 				MarkdownDescription: "Price per hour (USD) of one unit of each resource in `resources`: a whole GPU costs the " +
 					"instance price divided by its GPUs; the units one GPU exposes share its price in proportion to their " +

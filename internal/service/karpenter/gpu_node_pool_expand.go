@@ -187,11 +187,14 @@ func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (types.Int64, bool) 
 }
 
 var supplyAttrTypes = map[string]attr.Type{
-	"node_labels":  types.MapType{ElemType: types.StringType},
-	"taints":       types.ListType{ElemType: taintType},
-	"tolerations":  types.ListType{ElemType: tolerationType},
-	"resources":    types.MapType{ElemType: types.Int64Type},
-	"hourly_price": types.MapType{ElemType: types.Float64Type},
+	"node_labels":        types.MapType{ElemType: types.StringType},
+	"taints":             types.ListType{ElemType: taintType},
+	"tolerations":        types.ListType{ElemType: tolerationType},
+	"resources":          types.MapType{ElemType: types.Int64Type},
+	"per_gpu":            types.MapType{ElemType: types.Int64Type},
+	"cpu_milli_per_gpu":  types.Int64Type,
+	"memory_mib_per_gpu": types.Int64Type,
+	"hourly_price":       types.MapType{ElemType: types.Float64Type},
 }
 
 // pricingRegion is the provider's pricing_region, "" while it is unknown.
@@ -233,6 +236,7 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 	for _, c := range in.Capacity {
 		s := p.supply(in.Name, c)
 		res, _ := types.MapValueFrom(ctx, types.Int64Type, s.Resources)
+		perGPU, _ := types.MapValueFrom(ctx, types.Int64Type, s.PerGPU)
 		price := types.MapUnknown(types.Float64Type)
 		if region != "" && !in.PricesUnknown {
 			prices, note := p.hourlyPrices(in, c, region)
@@ -246,11 +250,14 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 			}
 		}
 		out[c.Type] = types.ObjectValueMust(supplyAttrTypes, map[string]attr.Value{
-			"node_labels":  framework.MapValue(s.NodeLabels),
-			"taints":       types.ListValueMust(taintType, taints),
-			"tolerations":  types.ListValueMust(tolerationType, tolerations),
-			"resources":    res,
-			"hourly_price": price,
+			"node_labels":        framework.MapValue(s.NodeLabels),
+			"taints":             types.ListValueMust(taintType, taints),
+			"tolerations":        types.ListValueMust(tolerationType, tolerations),
+			"resources":          res,
+			"per_gpu":            perGPU,
+			"cpu_milli_per_gpu":  types.Int64Value(s.CPUMilliGPU),
+			"memory_mib_per_gpu": types.Int64Value(s.MemoryMiBGPU),
+			"hourly_price":       price,
 		})
 	}
 	v, diags := types.MapValue(types.ObjectType{AttrTypes: supplyAttrTypes}, out)

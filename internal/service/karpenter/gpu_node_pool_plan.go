@@ -221,11 +221,15 @@ func (p *poolPlan) nodeLabels() map[string]string {
 	return out
 }
 
-// supply is what one NodePool of the pool offers: the labels a flavor selects it by and the
-// most of each resource its nodes can ever expose (resources per GPU x max_gpus).
+// supply is what one NodePool of the pool offers: the labels a flavor selects it by, the most of
+// each resource its nodes can ever expose (resources per GPU x max_gpus), what one GPU exposes, and
+// the CPU and memory one GPU's share of a node offers pods.
 type supply struct {
-	NodeLabels map[string]string
-	Resources  map[string]int64
+	NodeLabels   map[string]string
+	Resources    map[string]int64
+	PerGPU       map[string]int64
+	CPUMilliGPU  int64
+	MemoryMiBGPU int64
 }
 
 func (p *poolPlan) supply(pool string, c capacityInput) supply {
@@ -236,11 +240,29 @@ func (p *poolPlan) supply(pool string, c capacityInput) supply {
 			labelNodePool:     pool + "-" + c.Type,
 		},
 		Resources: map[string]int64{},
+		PerGPU:    map[string]int64{},
 	}
 	for r, n := range p.Exposure.ResourcesPerGPU {
 		s.Resources[r] = n * c.MaxGPUs
+		s.PerGPU[r] = n
 	}
+	s.CPUMilliGPU, s.MemoryMiBGPU = p.perGPU()
 	return s
+}
+
+// perGPU is the CPU (millicores) and memory (MiB) every node of the pool offers pods per GPU: the
+// least among its instance types, so that quotas in whole GPUs fit any node Karpenter picks.
+func (p *poolPlan) perGPU() (cpuMilli, memoryMiB int64) {
+	for i, it := range p.InstanceTypes {
+		c, m := it.PerGPU()
+		if i == 0 || c < cpuMilli {
+			cpuMilli = c
+		}
+		if i == 0 || m < memoryMiB {
+			memoryMiB = m
+		}
+	}
+	return cpuMilli, memoryMiB
 }
 
 // overlay is one NodeOverlay of a mixed MIG pool: the MIG capacity of its nodes of one GPU count.

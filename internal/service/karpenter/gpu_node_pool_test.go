@@ -132,6 +132,11 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					// supplies is known at plan: 7 x 1g.10gb per GPU x max_gpus.
 					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("spot").AtMapKey("resources"),
 						knownvalue.MapExact(map[string]knownvalue.Check{"nvidia.com/mig-1g.10gb": knownvalue.Int64Exact(224)})),
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("spot").AtMapKey("per_gpu"),
+						knownvalue.MapExact(map[string]knownvalue.Check{"nvidia.com/mig-1g.10gb": knownvalue.Int64Exact(7)})),
+					// p4de.24xlarge: Karpenter's allocatable 95690m and 1082712Mi over 8 GPUs.
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("spot").AtMapKey("cpu_milli_per_gpu"), knownvalue.Int64Exact(11961)),
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("spot").AtMapKey("memory_mib_per_gpu"), knownvalue.Int64Exact(135339)),
 					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("on-demand").AtMapKey("node_labels").AtMapKey("karpenter.sh/nodepool"),
 						knownvalue.StringExact(name+"-on-demand")),
 					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("gpu").AtMapKey("count_per_node"), knownvalue.Int64Exact(8)),

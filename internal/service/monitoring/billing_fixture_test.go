@@ -79,23 +79,23 @@ const (
 
 // billingPools is the rules' pools input for the day: the supplies of two GPU node pools.
 func billingPools() map[string]map[string]monitoringPoolSupply {
-	supply := func(pool, ct, resource string, units int64, price float64) monitoringPoolSupply {
+	supply := func(pool, ct, resource string, perGPU int64, price float64) monitoringPoolSupply {
 		return monitoringPoolSupply{
 			NodeLabels: map[string]string{
 				"mlplatform.io/gpu": gpuModelLabel, "karpenter.sh/capacity-type": ct, "karpenter.sh/nodepool": pool + "-" + ct,
 			},
-			Resources:   map[string]int64{resource: units},
+			PerGPU:      map[string]int64{resource: perGPU},
 			HourlyPrice: map[string]float64{resource: price},
 		}
 	}
 	return map[string]map[string]monitoringPoolSupply{
 		"a100": {
-			"on-demand": supply("a100", "on-demand", "nvidia.com/gpu", 16, priceA100OnDemand),
-			"spot":      supply("a100", "spot", "nvidia.com/gpu", 32, priceA100Spot),
+			"on-demand": supply("a100", "on-demand", "nvidia.com/gpu", 1, priceA100OnDemand),
+			"spot":      supply("a100", "spot", "nvidia.com/gpu", 1, priceA100Spot),
 		},
 		"a100-mig": {
-			"on-demand": supply("a100-mig", "on-demand", "nvidia.com/mig-1g.10gb", 56, priceA100OnDemand/7),
-			"spot":      supply("a100-mig", "spot", "nvidia.com/mig-1g.10gb", 56, priceA100Spot/7),
+			"on-demand": supply("a100-mig", "on-demand", "nvidia.com/mig-1g.10gb", 7, priceA100OnDemand/7),
+			"spot":      supply("a100-mig", "spot", "nvidia.com/mig-1g.10gb", 7, priceA100Spot/7),
 		},
 	}
 }

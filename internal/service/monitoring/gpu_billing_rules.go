@@ -82,10 +82,10 @@ func (gpuBillingRules) Kind() kube.Kind    { return PrometheusRuleKind }
 func (gpuBillingRules) TypeSuffix() string { return "gpu_billing_rules" }
 
 // supplyType is the part of a GPU node pool's supplies the rules read; Terraform drops the rest
-// (taints, tolerations) when a whole supplies object is passed.
+// (taints, tolerations, the counts of resources) when a whole supplies object is passed.
 var supplyType = types.ObjectType{AttrTypes: map[string]attr.Type{
 	"node_labels":  types.MapType{ElemType: types.StringType},
-	"resources":    types.MapType{ElemType: types.Int64Type},
+	"per_gpu":      types.MapType{ElemType: types.Int64Type},
 	"hourly_price": types.MapType{ElemType: types.Float64Type},
 }}
 
@@ -110,8 +110,8 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 			"`{ (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies }`, so that prices and MIG " +
 			"profiles have one truth. Per capacity type (`spot`, `on-demand`), the rules read `node_labels` (`" + nodeLabelGPU +
 			"`, the GPU model, which the provider's GPU catalog must know; `" + nodeLabelNodePool + "`, which must be " +
-			"`<pool>-<capacity type>`), `resources` (each MIG profile counts as its compute slices over the GPU's, e.g. " +
-			"a `1g.10gb` of an A100 as 1/7 GPU) and `hourly_price` (one recorded price per pool, capacity type and " +
+			"`<pool>-<capacity type>`), the resources of `per_gpu` (each MIG profile counts as its compute slices over the " +
+			"GPU's, e.g. a `1g.10gb` of an A100 as 1/7 GPU; per GPU, so that resizing a pool leaves the rules alone) and `hourly_price` (one recorded price per pool, capacity type and " +
 			"resource; a resource without a price costs nothing in the bill). Checked at plan as far as known.",
 		Validators: []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(framework.DNSSubdomain()), poolsValidator{}}}
 	attrs["evaluation_interval"] = duration("How often Prometheus evaluates the rules (the group's `interval`): "+
@@ -181,7 +181,7 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 // supplyModel is one element of pools, as Terraform holds it.
 type supplyModel struct {
 	NodeLabels  types.Map `tfsdk:"node_labels"`
-	Resources   types.Map `tfsdk:"resources"`
+	PerGPU      types.Map `tfsdk:"per_gpu"`
 	HourlyPrice types.Map `tfsdk:"hourly_price"`
 }
 
@@ -237,11 +237,11 @@ func suppliesOf(ctx context.Context, byType types.Map, diags *diag.Diagnostics) 
 
 // supplyOf reads one supply into Go; known is false when any part of it is unknown yet.
 func supplyOf(ctx context.Context, s *supplyModel, diags *diag.Diagnostics) (out poolSupply, known bool) {
-	if s == nil || s.NodeLabels.IsUnknown() || s.Resources.IsUnknown() || s.HourlyPrice.IsUnknown() {
+	if s == nil || s.NodeLabels.IsUnknown() || s.PerGPU.IsUnknown() || s.HourlyPrice.IsUnknown() {
 		return out, false
 	}
 	diags.Append(s.NodeLabels.ElementsAs(ctx, &out.NodeLabels, false)...)
-	diags.Append(s.Resources.ElementsAs(ctx, &out.Resources, false)...)
+	diags.Append(s.PerGPU.ElementsAs(ctx, &out.PerGPU, false)...)
 	if !s.HourlyPrice.IsNull() {
 		diags.Append(s.HourlyPrice.ElementsAs(ctx, &out.HourlyPrice, false)...)
 	}
@@ -395,9 +395,9 @@ func poolsValue(pools map[string]map[string]poolSupply) types.Map {
 	for pool, byType := range pools {
 		inner := map[string]attr.Value{}
 		for ct, s := range byType {
-			resources := map[string]attr.Value{}
-			for r, n := range s.Resources {
-				resources[r] = types.Int64Value(n)
+			perGPU := map[string]attr.Value{}
+			for r, n := range s.PerGPU {
+				perGPU[r] = types.Int64Value(n)
 			}
 			prices := types.MapNull(types.Float64Type)
 			if s.HourlyPrice != nil {
@@ -409,7 +409,7 @@ func poolsValue(pools map[string]map[string]poolSupply) types.Map {
 			}
 			inner[ct] = types.ObjectValueMust(supplyType.AttrTypes, map[string]attr.Value{
 				"node_labels":  framework.MapValue(s.NodeLabels),
-				"resources":    types.MapValueMust(types.Int64Type, resources),
+				"per_gpu":      types.MapValueMust(types.Int64Type, perGPU),
 				"hourly_price": prices,
 			})
 		}

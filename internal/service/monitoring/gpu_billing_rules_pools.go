@@ -51,17 +51,17 @@ func checkSupply(pool, capacityType string, s poolSupply) (*gpu.Model, *poolErro
 	if ct, ok := s.NodeLabels[nodeLabelCapacityType]; ok && ct != capacityType {
 		return fail("node_labels[%q] is %q, not %q", nodeLabelCapacityType, ct, capacityType)
 	}
-	if len(s.Resources) == 0 {
-		return fail("resources is empty")
+	if len(s.PerGPU) == 0 {
+		return fail("per_gpu is empty")
 	}
-	for _, r := range slices.Sorted(maps.Keys(s.Resources)) {
+	for _, r := range slices.Sorted(maps.Keys(s.PerGPU)) {
 		if _, err := share(m, r); err != nil {
-			return fail("resources: %s", err)
+			return fail("per_gpu: %s", err)
 		}
 	}
 	for _, r := range slices.Sorted(maps.Keys(s.HourlyPrice)) {
-		if _, ok := s.Resources[r]; !ok {
-			return fail("hourly_price has %q, which resources does not list", r)
+		if _, ok := s.PerGPU[r]; !ok {
+			return fail("hourly_price has %q, which per_gpu does not list", r)
 		}
 		if p := s.HourlyPrice[r]; p < 0 {
 			return fail("hourly_price[%q] is negative: %v", r, p)
@@ -97,7 +97,7 @@ func unitShares(pools map[string]map[string]poolSupply) ([]unitShare, error) {
 			if perr != nil {
 				return nil, perr
 			}
-			for r := range s.Resources {
+			for r := range s.PerGPU {
 				f, _ := share(m, r)
 				k := ksmResource(r)
 				if byResource[k] == nil {

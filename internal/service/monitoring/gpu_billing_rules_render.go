@@ -39,7 +39,7 @@ type rulesConfig struct {
 // poolSupply is what mlplatform_gpu_node_pool's supplies say of one capacity type.
 type poolSupply struct {
 	NodeLabels  map[string]string
-	Resources   map[string]int64
+	PerGPU      map[string]int64   // what one GPU exposes of each resource
 	HourlyPrice map[string]float64 // nil when the pool has no price
 }
 

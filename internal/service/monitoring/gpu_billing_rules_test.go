@@ -36,6 +36,7 @@ locals {
       taints       = local.taint
       tolerations  = local.toleration
       resources    = { "nvidia.com/gpu" = 16 }
+      per_gpu      = { "nvidia.com/gpu" = 1 }
       hourly_price = { "nvidia.com/gpu" = 5.12 }
     }
     spot = {
@@ -43,6 +44,7 @@ locals {
       taints       = local.taint
       tolerations  = local.toleration
       resources    = { "nvidia.com/gpu" = 32 }
+      per_gpu      = { "nvidia.com/gpu" = 1 }
       hourly_price = null
     }
   }
@@ -52,6 +54,7 @@ locals {
       taints       = local.taint
       tolerations  = local.toleration
       resources    = { "nvidia.com/mig-1g.10gb" = 56 }
+      per_gpu      = { "nvidia.com/mig-1g.10gb" = 7 }
       hourly_price = { "nvidia.com/mig-1g.10gb" = 0.7314285714285714 }
     }
   }
@@ -252,7 +255,7 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 	pool := func(model, nodepool, resource string) string {
 		return fmt.Sprintf(`pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = %q, "karpenter.sh/capacity-type" = "spot", "karpenter.sh/nodepool" = %q }
-    resources    = { %q = 8 }
+    per_gpu      = { %q = 1 }
     hourly_price = { %q = 1.5 }
   } } }`, model, nodepool, resource, resource)
 	}
@@ -265,13 +268,13 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 			`A100-SXM4-80GB has no MIG profile "1g.5gb"`},
 		"not a GPU resource": {pool("a100-sxm4-80gb", "a100-spot", "nvidia.com/gpu.shared"),
 			`"nvidia.com/gpu.shared" is not a resource the NVIDIA device plugin advertises`},
-		"capacity type": {`pools = { a100 = { reserved = { node_labels = {}, resources = {}, hourly_price = null } } }`,
+		"capacity type": {`pools = { a100 = { reserved = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`,
 			`pools["a100"]["reserved"]: the capacity type must be one of ["spot" "on-demand"]`},
 		"price of a resource not supplied": {`pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/nodepool" = "a100-spot" }
-    resources    = { "nvidia.com/gpu" = 8 }
+    per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/mig-1g.10gb" = 1.5 }
-  } } }`, `hourly_price has "nvidia.com/mig-1g.10gb", which resources does not list`},
+  } } }`, `hourly_price has "nvidia.com/mig-1g.10gb", which per_gpu does not list`},
 		"duration": {pool("a100", "a100-spot", "nvidia.com/gpu") + "\ngpu_idle_alert_after = \"1 hour\"",
 			`Attribute gpu_idle_alert_after: "1 hour" is not a Prometheus duration`},
 		"fractional interval": {pool("a100", "a100-spot", "nvidia.com/gpu") + "\nevaluation_interval = \"1500ms\"",

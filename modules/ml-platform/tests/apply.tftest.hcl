@@ -12,12 +12,12 @@ variables {
   node_class   = { name = "mt-${var.run_id}" }
   gpu_pools = {
     "mt-${var.run_id}-a100" = {
-      model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      model     = "a100-80gb", instance_types = ["p4de.24xlarge"]
       on_demand = { max_gpus = 8 }
       spot      = { max_gpus = 8, discount = 0.6 }
     }
     "mt-${var.run_id}-mig" = {
-      model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      model = "a100-80gb", instance_types = ["p4de.24xlarge"]
       mig   = { config = "all-1g.10gb" }
       spot  = { max_gpus = 8, discount = 0.6 }
     }
@@ -91,12 +91,12 @@ run "grow_a_pool" {
   variables {
     gpu_pools = {
       "mt-${var.run_id}-a100" = {
-        model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+        model     = "a100-80gb", instance_types = ["p4de.24xlarge"]
         on_demand = { max_gpus = 8 }
         spot      = { max_gpus = 16, discount = 0.6 }
       }
       "mt-${var.run_id}-mig" = {
-        model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+        model = "a100-80gb", instance_types = ["p4de.24xlarge"]
         mig   = { config = "all-1g.10gb" }
         spot  = { max_gpus = 8, discount = 0.6 }
       }
@@ -133,7 +133,7 @@ run "grow_a_pool" {
   assert {
     condition = {
       for r in mlplatform_cluster_queue.team["mt-${var.run_id}-alpha"].resource_group[0].flavor[1].resource : r.name => r.nominal_quota
-    } == { "nvidia.com/gpu" = "12", "nvidia.com/mig-1g.10gb" = "0", cpu = "144", memory = "1728Gi" }
+    } == { "nvidia.com/gpu" = "12", "nvidia.com/mig-1g.10gb" = "0", cpu = "143532m", memory = "1624068Mi" }
     error_message = "alpha's queue should hold 12 spot A100s with their CPU and memory."
   }
   assert {

@@ -9,17 +9,17 @@ variables {
   cluster_name = "test"
   gpu_pools = {
     a100 = {
-      model     = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      model     = "a100-80gb", instance_types = ["p4de.24xlarge"]
       on_demand = { max_gpus = 8, price_per_hour = 32 }
       spot      = { max_gpus = 16, price_per_hour = 16 }
     }
     a100-mig = {
-      name = "a100-sliced", model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144
+      name = "a100-sliced", model = "a100-80gb", instance_types = ["p4de.24xlarge"]
       mig  = { config = "all-1g.10gb" }
       spot = { max_gpus = 8, price_per_hour = 16 }
     }
     h100 = {
-      model     = "h100", instance_types = ["p5.48xlarge"], cpu_per_gpu = 24, memory_gib_per_gpu = 256
+      model     = "h100", instance_types = ["p5.48xlarge"]
       on_demand = { max_gpus = 8, price_per_hour = 80 }
     }
   }
@@ -48,23 +48,24 @@ run "quotas_from_whole_gpus" {
     condition     = [for f in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor : f.name] == ["a100-on-demand", "a100-spot", "a100-mig-spot", "h100-on-demand"]
     error_message = "The queue should list a flavor per pool and capacity type, pools by key, on-demand before spot."
   }
-  # 5 sliced GPUs are 35 MIG 1g.10gb instances, 60 vCPUs and 720 GiB, and no whole GPU.
+  # 5 sliced GPUs are 35 MIG 1g.10gb instances, and 5 x what one GPU's share of a p4de.24xlarge
+  # offers pods (Karpenter's allocatable 95690m and 1082712Mi over 8 GPUs), and no whole GPU.
   assert {
     condition = {
       for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[2].resource : r.name => r.nominal_quota
-    } == { "nvidia.com/gpu" = "0", "nvidia.com/mig-1g.10gb" = "35", cpu = "60", memory = "720Gi" }
-    error_message = "alpha's 5 spot GPUs of the all-1g.10gb pool should be 35 nvidia.com/mig-1g.10gb, 60 cpu and 720Gi."
+    } == { "nvidia.com/gpu" = "0", "nvidia.com/mig-1g.10gb" = "35", cpu = "59805m", memory = "676695Mi" }
+    error_message = "alpha's 5 spot GPUs of the all-1g.10gb pool should be 35 nvidia.com/mig-1g.10gb, 59805m cpu and 676695Mi."
   }
   assert {
-    condition     = output.quotas.beta["h100-on-demand"].resources["memory"].nominal_quota == "1024Gi" && output.quotas.beta["h100-on-demand"].resources["cpu"].nominal_quota == "96"
-    error_message = "beta's 4 H100s should come with 96 vCPUs and 1024Gi."
+    condition     = output.quotas.beta["h100-on-demand"].resources["memory"].nominal_quota == "969204Mi" && output.quotas.beta["h100-on-demand"].resources["cpu"].nominal_quota == "95724m"
+    error_message = "beta's 4 H100s should come with 4 x a p5.48xlarge's 191450m and 1938410Mi over 8: 95724m and 969204Mi."
   }
   # Borrowing limit 2 GPUs on both capacity types of the pool, with their CPU and memory.
   assert {
     condition = {
       for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[1].resource : r.name => r.borrowing_limit
-    } == { "nvidia.com/gpu" = "2", "nvidia.com/mig-1g.10gb" = "0", cpu = "24", memory = "288Gi" }
-    error_message = "alpha's borrowing limit of 2 A100s should be 2 GPUs, 24 cpu and 288Gi on a100-spot."
+    } == { "nvidia.com/gpu" = "2", "nvidia.com/mig-1g.10gb" = "0", cpu = "23922m", memory = "270678Mi" }
+    error_message = "alpha's borrowing limit of 2 A100s should be 2 GPUs, 23922m cpu and 270678Mi on a100-spot."
   }
   assert {
     condition     = mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[2].resource[1].borrowing_limit == null
@@ -108,15 +109,15 @@ run "time_sliced_pool" {
   command = plan
   variables {
     gpu_pools = {
-      l4 = { model = "l4", instance_types = ["g6.12xlarge"], time_slicing_replicas = 4, cpu_per_gpu = 12, memory_gib_per_gpu = 48, on_demand = { max_gpus = 8 } }
+      l4 = { model = "l4", instance_types = ["g6.12xlarge"], time_slicing_replicas = 4, on_demand = { max_gpus = 8 } }
     }
     teams = { alpha = { gpus = { l4 = { on_demand = 3 } } } }
   }
   assert {
     condition = {
       for r in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor[0].resource : r.name => r.nominal_quota
-    } == { "nvidia.com/gpu" = "12", cpu = "36", memory = "144Gi" }
-    error_message = "alpha's 3 time-sliced L4s should be 12 nvidia.com/gpu replicas, 36 cpu and 144Gi."
+    } == { "nvidia.com/gpu" = "12", cpu = "35856m", memory = "134199Mi" }
+    error_message = "alpha's 3 time-sliced L4s should be 12 nvidia.com/gpu replicas, and 3 x a g6.12xlarge's 47810m and 178933Mi over 4 GPUs: 35856m cpu and 134199Mi."
   }
 }
 
@@ -150,7 +151,7 @@ run "unpriced_spot_is_listed" {
   command = plan
   variables {
     gpu_pools = {
-      a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], cpu_per_gpu = 12, memory_gib_per_gpu = 144, on_demand = { max_gpus = 8 }, spot = { max_gpus = 8 } }
+      a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], on_demand = { max_gpus = 8 }, spot = { max_gpus = 8 } }
     }
     teams = { alpha = { gpus = { a100 = { on_demand = 2 } } }, beta = { gpus = { a100 = { spot = 2 } } } }
   }
@@ -199,7 +200,7 @@ run "capacity_type_the_pool_lacks_refused" {
 run "pool_without_capacity_refused" {
   command = plan
   variables {
-    gpu_pools = { l4 = { model = "l4", cpu_per_gpu = 4, memory_gib_per_gpu = 16 } }
+    gpu_pools = { l4 = { model = "l4" } }
     teams     = {}
   }
   expect_failures = [var.gpu_pools]
@@ -209,7 +210,7 @@ run "mig_and_time_slicing_refused" {
   command = plan
   variables {
     gpu_pools = { a100 = {
-      model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, on_demand = { max_gpus = 8 }
+      model = "a100-80gb", on_demand = { max_gpus = 8 }
       mig   = { config = "all-1g.10gb" }, time_slicing_replicas = 4
     } }
     teams = {}
@@ -220,7 +221,7 @@ run "mig_and_time_slicing_refused" {
 run "partial_gpu_limit_refused" {
   command = plan
   variables {
-    gpu_pools = { a100 = { model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, spot = { max_gpus = 0 } } }
+    gpu_pools = { a100 = { model = "a100-80gb", spot = { max_gpus = 0 } } }
     teams     = {}
   }
   expect_failures = [var.gpu_pools]
@@ -229,7 +230,7 @@ run "partial_gpu_limit_refused" {
 run "bad_pool_key_refused" {
   command = plan
   variables {
-    gpu_pools = { A100_Pool = { model = "a100-80gb", cpu_per_gpu = 12, memory_gib_per_gpu = 144, spot = { max_gpus = 8 } } }
+    gpu_pools = { A100_Pool = { model = "a100-80gb", spot = { max_gpus = 8 } } }
     teams     = {}
   }
   expect_failures = [var.gpu_pools]
