@@ -12,7 +12,7 @@ provider "mlplatform" {
 }
 
 locals {
-  # p4de.24xlarge: 8 GPUs, 96 vCPUs and 1152 GiB, so each GPU comes with 12 vCPUs and 144 GiB.
+  # Quotas are whole GPUs; each brings the CPU and memory its share of a node offers (supplies).
   a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
   templates = {
     nlp = { sentiment-model = {
