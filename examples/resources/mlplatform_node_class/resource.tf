@@ -18,3 +18,23 @@ resource "mlplatform_node_class" "gpu" {
 
   billing = { team = "ml-platform" }
 }
+
+# Multi-node training on p5.48xlarge, as the EKS GPU blueprints launch it: capacity reservations
+# (and Capacity Blocks for ML) tagged for training first, a cluster placement group, EFA on the
+# network cards, and the local NVMe disks as one RAID-0 array for images and staged data.
+resource "mlplatform_node_class" "p5_training" {
+  name = "p5-training"
+  role = "KarpenterNodeRole-training"
+
+  ami_selector            = [{ alias = "al2023@latest" }]
+  subnet_selector         = [{ tags = { "karpenter.sh/discovery" = "training" } }]
+  security_group_selector = [{ tags = { "karpenter.sh/discovery" = "training" } }]
+
+  capacity_reservation_selector = [{ tags = { purpose = "training" } }]
+  placement_group_name          = "training-cluster"
+  network_interfaces = concat(
+    [{ network_card_index = 0, device_index = 0, interface_type = "interface" }],
+    [for card in range(4) : { network_card_index = card, device_index = card == 0 ? 1 : 0, interface_type = "efa-only" }],
+  )
+  instance_store_policy = "RAID0"
+}

@@ -2,11 +2,13 @@ package karpenter
 
 import (
 	"context"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -36,10 +38,11 @@ type nodeClassModel struct {
 	Kubelet               *kubeletModel         `tfsdk:"kubelet"`
 	UserData              types.String          `tfsdk:"user_data"`
 	MetadataOptions       *metadataOptionsModel `tfsdk:"metadata_options"`
-	Tags                  types.Map             `tfsdk:"tags"`
-	Billing               types.Map             `tfsdk:"billing"`
-	TagsAll               types.Map             `tfsdk:"tags_all"`
-	WaitForReady          types.Bool            `tfsdk:"wait_for_ready"`
+	launchModel
+	Tags         types.Map  `tfsdk:"tags"`
+	Billing      types.Map  `tfsdk:"billing"`
+	TagsAll      types.Map  `tfsdk:"tags_all"`
+	WaitForReady types.Bool `tfsdk:"wait_for_ready"`
 }
 
 type amiTermModel struct {
@@ -73,6 +76,8 @@ type blockDeviceModel struct {
 	Encrypted           types.Bool   `tfsdk:"encrypted"`
 	DeleteOnTermination types.Bool   `tfsdk:"delete_on_termination"`
 	KMSKeyID            types.String `tfsdk:"kms_key_id"`
+	SnapshotID          types.String `tfsdk:"snapshot_id"`
+	InitializationRate  types.Int64  `tfsdk:"volume_initialization_rate"`
 }
 
 type kubeletModel struct {
@@ -81,6 +86,9 @@ type kubeletModel struct {
 	SystemReserved types.Map   `tfsdk:"system_reserved"`
 	KubeReserved   types.Map   `tfsdk:"kube_reserved"`
 	EvictionHard   types.Map   `tfsdk:"eviction_hard"`
+	EvictionSoft   types.Map   `tfsdk:"eviction_soft"`
+	EvictionGrace  types.Map   `tfsdk:"eviction_soft_grace_period"`
+	EvictionMaxPod types.Int64 `tfsdk:"eviction_max_pod_grace_period"`
 	ImageGCHigh    types.Int64 `tfsdk:"image_gc_high_threshold_percent"`
 	ImageGCLow     types.Int64 `tfsdk:"image_gc_low_threshold_percent"`
 	CPUCFSQuota    types.Bool  `tfsdk:"cpu_cfs_quota"`
@@ -157,6 +165,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 			"Sensitive, as bootstrap scripts often carry credentials or join tokens; it is kept out of plan output.",
 	}
 	attrs["metadata_options"] = metadataOptionsAttribute()
+	maps.Copy(attrs, launchAttributes())
 	attrs["tags"] = schema.MapAttribute{
 		ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "EC2 tags for the instances, volumes and launch templates. Keys Karpenter reserves " +
@@ -179,7 +188,9 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 			"(AMI, subnets, security groups, IAM, disks, kubelet, tags) for the node pools that name it. The CRD's " +
 			"validation rules are checked at plan time. The provider's `default_labels` and `billing` become EC2 " +
 			"tags on every instance and volume, for per-team cost allocation. A `mlplatform_gpu_node_pool` with `billing` " +
-			"launches its nodes with a copy of the class that adds those tags; each apply of the class updates its copies.",
+			"launches its nodes with a copy of the class that adds those tags; each apply of the class updates its copies. " +
+			"Every field of the EC2NodeClass v1 spec of karpenter-provider-aws v1.12 can be set (`placementGroupSelector` " +
+			"as `placement_group_name` or `placement_group_id`), and a test fails when a Karpenter upgrade adds one that cannot.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}
@@ -218,8 +229,10 @@ func blockDeviceAttribute() schema.ListNestedAttribute {
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"device_name": schema.StringAttribute{Required: true, MarkdownDescription: "Device name, e.g. `/dev/xvda`."},
 			"root_volume": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether this volume is kubelet's root volume."},
-			"volume_size": schema.StringAttribute{Required: true, MarkdownDescription: "Size with unit `Gi`, `G`, `Ti` or `T`, e.g. `200Gi` (at most 59000Gi / 64000G / 58Ti / 64T).",
-				Validators: []validator.String{stringvalidator.RegexMatches(volumeSizePattern, "must be a size such as 200Gi (units Gi, G, Ti, T)")}},
+			"volume_size": schema.StringAttribute{Optional: true, MarkdownDescription: "Size with unit `Gi`, `G`, `Ti` or `T`, e.g. `200Gi` (at most 59000Gi / 64000G / 58Ti / 64T). " +
+				"Needed unless `snapshot_id` is set (the volume then takes the snapshot's size).",
+				Validators: []validator.String{stringvalidator.RegexMatches(volumeSizePattern, "must be a size such as 200Gi (units Gi, G, Ti, T)"),
+					stringvalidator.AtLeastOneOf(path.MatchRelative().AtParent().AtName("snapshot_id"))}},
 			"volume_type": schema.StringAttribute{Optional: true, MarkdownDescription: "EBS volume type: one of " + code(volumeTypes) + ".",
 				Validators: []validator.String{stringvalidator.OneOf(volumeTypes...)}},
 			"iops": schema.Int64Attribute{Optional: true, MarkdownDescription: "Provisioned IOPS (gp3 3000-16000, io1/io2 100-64000).",
@@ -229,6 +242,13 @@ func blockDeviceAttribute() schema.ListNestedAttribute {
 			"encrypted":             schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the volume is encrypted."},
 			"delete_on_termination": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether the volume is deleted with the instance."},
 			"kms_key_id":            schema.StringAttribute{Optional: true, MarkdownDescription: "KMS key for encryption."},
+			"snapshot_id": schema.StringAttribute{Optional: true, MarkdownDescription: "EBS snapshot the volume starts from " +
+				"(`snap-...`), e.g. one with training images or datasets pre-loaded, so nodes start without pulling them.",
+				Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^snap-[0-9a-z]+$`), "must be a snapshot id (snap-...)")}},
+			"volume_initialization_rate": schema.Int64Attribute{Optional: true, MarkdownDescription: "MiB/s at which EBS " +
+				"loads the snapshot's blocks (provisioned volume initialization), 100-300; needs `snapshot_id`.",
+				Validators: []validator.Int64{int64validator.Between(100, 300),
+					int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("snapshot_id"))}},
 		}},
 	}
 }
@@ -254,9 +274,16 @@ func kubeletAttribute() schema.SingleNestedAttribute {
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 			"pods_per_core": schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per CPU core; capped by `max_pods`.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"system_reserved":                 resMap("Resources reserved for OS daemons.", reserved),
-			"kube_reserved":                   resMap("Resources reserved for Kubernetes daemons.", reserved),
-			"eviction_hard":                   resMap("Hard eviction thresholds.", signals),
+			"system_reserved": resMap("Resources reserved for OS daemons.", reserved),
+			"kube_reserved":   resMap("Resources reserved for Kubernetes daemons.", reserved),
+			"eviction_hard":   resMap("Hard eviction thresholds.", signals),
+			"eviction_soft":   resMap("Soft eviction thresholds; each needs a grace period in `eviction_soft_grace_period`.", signals),
+			"eviction_soft_grace_period": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+				MarkdownDescription: "How long each soft eviction threshold must be exceeded before pods are evicted, e.g. `1m30s`. Keys: " + code(signals) + ".",
+				Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(signals...)),
+					mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(goDuration, "must be a duration such as 1m30s"))}},
+			"eviction_max_pod_grace_period": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Longest grace period (seconds) given to pods evicted for a soft threshold."},
 			"image_gc_high_threshold_percent": pct("Disk usage percent above which image garbage collection always runs; above the low threshold."),
 			"image_gc_low_threshold_percent":  pct("Disk usage percent below which image garbage collection never runs."),
 			"cpu_cfs_quota":                   schema.BoolAttribute{Optional: true, MarkdownDescription: "Enforce CPU CFS quota for containers with CPU limits."},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"time"
 
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -111,16 +112,21 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 			ID: t.ID.ValueString(), Name: t.Name.ValueString(), Tags: stringMap(ctx, t.Tags, &diags)})
 	}
 	for i, b := range m.BlockDevice {
-		size, err := apiresource.ParseQuantity(b.VolumeSize.ValueString())
-		if err != nil {
-			diags.AddAttributeError(path.Root("block_device").AtListIndex(i).AtName("volume_size"), "Invalid volume size", err.Error())
-			continue
+		var size *apiresource.Quantity
+		if !b.VolumeSize.IsNull() {
+			q, err := apiresource.ParseQuantity(b.VolumeSize.ValueString())
+			if err != nil {
+				diags.AddAttributeError(path.Root("block_device").AtListIndex(i).AtName("volume_size"), "Invalid volume size", err.Error())
+				continue
+			}
+			size = &q
 		}
 		spec.BlockDeviceMappings = append(spec.BlockDeviceMappings, &awsv1.BlockDeviceMapping{
 			DeviceName: strPtr(b.DeviceName), RootVolume: b.RootVolume.ValueBool(),
-			EBS: &awsv1.BlockDevice{VolumeSize: &size, VolumeType: strPtr(b.VolumeType), IOPS: int64Ptr(b.IOPS),
+			EBS: &awsv1.BlockDevice{VolumeSize: size, VolumeType: strPtr(b.VolumeType), IOPS: int64Ptr(b.IOPS),
 				Throughput: int64Ptr(b.Throughput), Encrypted: boolPtr(b.Encrypted),
-				DeleteOnTermination: boolPtr(b.DeleteOnTermination), KMSKeyID: strPtr(b.KMSKeyID)},
+				DeleteOnTermination: boolPtr(b.DeleteOnTermination), KMSKeyID: strPtr(b.KMSKeyID),
+				SnapshotID: strPtr(b.SnapshotID), VolumeInitializationRate: int32Ptr(b.InitializationRate)},
 		})
 	}
 	if k := m.Kubelet; k != nil {
@@ -128,11 +134,24 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 			MaxPods: int32Ptr(k.MaxPods), PodsPerCore: int32Ptr(k.PodsPerCore),
 			SystemReserved: stringMap(ctx, k.SystemReserved, &diags), KubeReserved: stringMap(ctx, k.KubeReserved, &diags),
 			EvictionHard:                stringMap(ctx, k.EvictionHard, &diags),
+			EvictionSoft:                stringMap(ctx, k.EvictionSoft, &diags),
+			EvictionMaxPodGracePeriod:   int32Ptr(k.EvictionMaxPod),
 			ImageGCHighThresholdPercent: int32Ptr(k.ImageGCHigh), ImageGCLowThresholdPercent: int32Ptr(k.ImageGCLow),
 			CPUCFSQuota: boolPtr(k.CPUCFSQuota),
 		}
 		if !k.ClusterDNS.IsNull() {
 			diags.Append(k.ClusterDNS.ElementsAs(ctx, &kc.ClusterDNS, false)...)
+		}
+		for signal, d := range stringMap(ctx, k.EvictionGrace, &diags) {
+			parsed, err := time.ParseDuration(d)
+			if err != nil { // refused at plan by the attribute's validator; kept as a guard
+				diags.AddAttributeError(path.Root("kubelet").AtName("eviction_soft_grace_period").AtMapKey(signal), "Invalid duration", err.Error())
+				continue
+			}
+			if kc.EvictionSoftGracePeriod == nil {
+				kc.EvictionSoftGracePeriod = map[string]metav1.Duration{}
+			}
+			kc.EvictionSoftGracePeriod[signal] = metav1.Duration{Duration: parsed}
 		}
 		spec.Kubelet = kc
 	}
@@ -140,6 +159,7 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 		spec.MetadataOptions = &awsv1.MetadataOptions{HTTPEndpoint: strPtr(o.HTTPEndpoint), HTTPProtocolIPv6: strPtr(o.HTTPProtocolIPv6),
 			HTTPPutResponseHopLimit: int64Ptr(o.HopLimit), HTTPTokens: strPtr(o.HTTPTokens)}
 	}
+	m.expandLaunch(ctx, &spec, &diags)
 	obj := &awsv1.EC2NodeClass{
 		ObjectMeta: metav1.ObjectMeta{Name: meta.Name, Labels: meta.Labels, Annotations: meta.Annotations},
 		Spec:       spec,
@@ -227,6 +247,7 @@ func (nodeClass) Flatten(ctx context.Context, obj *unstructured.Unstructured, m 
 	m.SecurityGroupSelector = sgs
 	m.BlockDevice = flattenBlockDevices(s.BlockDeviceMappings, m.BlockDevice)
 	m.Kubelet = flattenKubelet(ctx, s.Kubelet, m.Kubelet)
+	m.launchModel = flattenLaunch(s, m.launchModel)
 	if o := s.MetadataOptions; o != nil && (m.MetadataOptions != nil || importing) {
 		m.MetadataOptions = &metadataOptionsModel{HTTPEndpoint: ptrStr(o.HTTPEndpoint), HTTPProtocolIPv6: ptrStr(o.HTTPProtocolIPv6),
 			HopLimit: ptrInt64(o.HTTPPutResponseHopLimit), HTTPTokens: ptrStr(o.HTTPTokens)}
@@ -255,7 +276,7 @@ func flattenBlockDevices(in []*awsv1.BlockDeviceMapping, prior []blockDeviceMode
 		p := priorAt(prior, i)
 		d := blockDeviceModel{DeviceName: ptrStr(b.DeviceName), RootVolume: types.BoolNull(), VolumeSize: types.StringNull(),
 			VolumeType: types.StringNull(), IOPS: types.Int64Null(), Throughput: types.Int64Null(), Encrypted: types.BoolNull(),
-			DeleteOnTermination: types.BoolNull(), KMSKeyID: types.StringNull()}
+			DeleteOnTermination: types.BoolNull(), KMSKeyID: types.StringNull(), SnapshotID: types.StringNull(), InitializationRate: types.Int64Null()}
 		if b.RootVolume || (known(p.RootVolume) && !p.RootVolume.ValueBool()) {
 			d.RootVolume = types.BoolValue(b.RootVolume)
 		}
@@ -268,6 +289,7 @@ func flattenBlockDevices(in []*awsv1.BlockDeviceMapping, prior []blockDeviceMode
 			}
 			d.VolumeType, d.IOPS, d.Throughput = ptrStr(e.VolumeType), ptrInt64(e.IOPS), ptrInt64(e.Throughput)
 			d.Encrypted, d.DeleteOnTermination, d.KMSKeyID = ptrBool(e.Encrypted), ptrBool(e.DeleteOnTermination), ptrStr(e.KMSKeyID)
+			d.SnapshotID, d.InitializationRate = ptrStr(e.SnapshotID), ptrInt32(e.VolumeInitializationRate)
 		}
 		out = append(out, d)
 	}
@@ -279,7 +301,8 @@ func flattenKubelet(ctx context.Context, k *awsv1.KubeletConfiguration, prior *k
 		return nil
 	}
 	p := kubeletModel{SystemReserved: types.MapNull(types.StringType), KubeReserved: types.MapNull(types.StringType),
-		EvictionHard: types.MapNull(types.StringType), ClusterDNS: types.ListNull(types.StringType)}
+		EvictionHard: types.MapNull(types.StringType), EvictionSoft: types.MapNull(types.StringType),
+		EvictionGrace: types.MapNull(types.StringType), ClusterDNS: types.ListNull(types.StringType)}
 	if prior != nil {
 		p = *prior
 	}
@@ -287,10 +310,33 @@ func flattenKubelet(ctx context.Context, k *awsv1.KubeletConfiguration, prior *k
 		SystemReserved: framework.AtomicMap(k.SystemReserved, p.SystemReserved),
 		KubeReserved:   framework.AtomicMap(k.KubeReserved, p.KubeReserved),
 		EvictionHard:   framework.AtomicMap(k.EvictionHard, p.EvictionHard),
+		EvictionSoft:   framework.AtomicMap(k.EvictionSoft, p.EvictionSoft),
+		EvictionGrace:  flattenGracePeriods(k.EvictionSoftGracePeriod, p.EvictionGrace),
+		EvictionMaxPod: ptrInt32(k.EvictionMaxPodGracePeriod),
 		ImageGCHigh:    ptrInt32(k.ImageGCHighThresholdPercent), ImageGCLow: ptrInt32(k.ImageGCLowThresholdPercent),
 		CPUCFSQuota: ptrBool(k.CPUCFSQuota), ClusterDNS: types.ListNull(types.StringType)}
 	if len(k.ClusterDNS) > 0 {
 		out.ClusterDNS, _ = types.ListValueFrom(ctx, types.StringType, k.ClusterDNS)
 	}
 	return out
+}
+
+// flattenGracePeriods reads soft eviction grace periods, keeping the configured spelling of each
+// that means the same duration (90s for 1m30s).
+func flattenGracePeriods(in map[string]metav1.Duration, prior types.Map) types.Map {
+	if len(in) == 0 {
+		return framework.AtomicMap(nil, prior)
+	}
+	configured := map[string]string{}
+	if !prior.IsNull() && !prior.IsUnknown() {
+		_ = prior.ElementsAs(context.Background(), &configured, false)
+	}
+	out := map[string]string{}
+	for signal, d := range in {
+		out[signal] = d.Duration.String()
+		if c, err := time.ParseDuration(configured[signal]); err == nil && c == d.Duration {
+			out[signal] = configured[signal]
+		}
+	}
+	return framework.AtomicMap(out, prior)
 }

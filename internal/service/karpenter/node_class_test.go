@@ -147,6 +147,20 @@ func TestNodeClass_invalidInputFailsAtPlan(t *testing.T) {
 		"bad kubelet key":     {base(`kubelet = { system_reserved = { gpu = "1" } }`), `value must be one of`},
 		"windows not latest":  {func(p string) string { return nodeClassConfigAMI(p, `[{ alias = "windows2022@v1" }]`, "") }, `only\s+specify version`},
 		"hop limit too large": {base(`metadata_options = { http_put_response_hop_limit = 65 }`), `between\s+1 and 64`},
+		"no primary interface": {base(`network_interfaces = [{ network_card_index = 1, device_index = 0, interface_type = "efa-only" }]`),
+			`need a primary\s+interface`},
+		"two EFA on a card": {base(`network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "interface" }, { network_card_index = 1, device_index = 0, interface_type = "efa-only" }, { network_card_index = 1, device_index = 1, interface_type = "efa-only" }]`),
+			`network card 1 has a second efa-only interface \(the first is element 1\)`},
+		"interface twice": {base(`network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "interface" }, { network_card_index = 0, device_index = 0, interface_type = "efa-only" }]`),
+			`network card 0, device 0 is also element 0`},
+		"reservation id and tags": {base(`capacity_reservation_selector = [{ id = "cr-1", tags = { a = "b" } }]`), `"capacity_reservation_selector\[0\].tags" cannot be specified when\s+"capacity_reservation_selector\[0\].id" is specified`},
+		"empty reservation term":  {base(`capacity_reservation_selector = [{ owner_id = "123456789012" }]`), `At least one attribute out of`},
+		"placement name and id": {base(`placement_group_name = "a"
+placement_group_id = "pg-1"`), `"placement_group_id" cannot be specified when\s+"placement_group_name" is specified`},
+		"rate without snapshot": {base(`block_device = [{ device_name = "a", volume_size = "1Gi", volume_initialization_rate = 200 }]`), `snapshot_id`},
+		"no size nor snapshot":  {base(`block_device = [{ device_name = "a" }]`), `volume_size`},
+		"instance store policy": {base(`instance_store_policy = "RAID1"`), `value must be one of`},
+		"grace period":          {base(`kubelet = { eviction_soft_grace_period = { "memory.available" = "90" } }`), `eviction_soft_grace_period\["memory.available"\] must be a\s+duration such as 1m30s`},
 	})
 }
 

@@ -1,0 +1,217 @@
+package karpenter
+
+import (
+	"context"
+	"fmt"
+
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+)
+
+// launchModel is how the nodes are launched beyond AMI, subnets and disks: the capacity
+// reservations and placement group they use, their network interfaces (EFA), instance store,
+// monitoring. Limits and enums from the EC2NodeClass CRD (karpenter-provider-aws v1.12.0).
+type launchModel struct {
+	CapacityReservationSelector []capacityReservationTermModel `tfsdk:"capacity_reservation_selector"`
+	PlacementGroupName          types.String                   `tfsdk:"placement_group_name"`
+	PlacementGroupID            types.String                   `tfsdk:"placement_group_id"`
+	NetworkInterfaces           []networkInterfaceModel        `tfsdk:"network_interfaces"`
+	AssociatePublicIPAddress    types.Bool                     `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount               types.Int64                    `tfsdk:"ip_prefix_count"`
+	InstanceStorePolicy         types.String                   `tfsdk:"instance_store_policy"`
+	DetailedMonitoring          types.Bool                     `tfsdk:"detailed_monitoring"`
+	Context                     types.String                   `tfsdk:"context"`
+}
+
+type capacityReservationTermModel struct {
+	ID                    types.String `tfsdk:"id"`
+	Tags                  types.Map    `tfsdk:"tags"`
+	OwnerID               types.String `tfsdk:"owner_id"`
+	InstanceMatchCriteria types.String `tfsdk:"instance_match_criteria"`
+}
+
+type networkInterfaceModel struct {
+	NetworkCardIndex types.Int64  `tfsdk:"network_card_index"`
+	DeviceIndex      types.Int64  `tfsdk:"device_index"`
+	InterfaceType    types.String `tfsdk:"interface_type"`
+}
+
+const (
+	interfaceENA     = string(awsv1.InterfaceTypeInterface)
+	interfaceEFAOnly = string(awsv1.InterfaceTypeEFAOnly)
+)
+
+// goDuration is a duration as metav1.Duration parses it, e.g. 1m30s.
+var goDuration = regexpMust(`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
+
+func launchAttributes() map[string]schema.Attribute {
+	sibling := func(name string) path.Expression { return path.MatchRelative().AtParent().AtName(name) }
+	return map[string]schema.Attribute{
+		"capacity_reservation_selector": schema.ListNestedAttribute{Optional: true,
+			MarkdownDescription: "Selector terms (ORed) for the On-Demand Capacity Reservations and Capacity Blocks for ML " +
+				"the nodes may use; pools with the `reserved` capacity type launch into them first. Each term sets `id`, or " +
+				"any of `tags`, `owner_id` and `instance_match_criteria`. At most 30.",
+			Validators: []validator.List{listvalidator.SizeAtMost(maxSelectorTerms)},
+			NestedObject: schema.NestedAttributeObject{
+				Attributes: map[string]schema.Attribute{
+					"id": schema.StringAttribute{Optional: true, MarkdownDescription: "Reservation id (`cr-...`); excludes the other fields.",
+						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^cr-[0-9a-z]+$`), "must be a capacity reservation id (cr-...)"),
+							stringvalidator.ConflictsWith(sibling("tags"), sibling("owner_id"), sibling("instance_match_criteria")),
+							stringvalidator.AtLeastOneOf(sibling("tags"), sibling("instance_match_criteria"))}},
+					"tags": tagMap("Tags that select reservations; `*` matches any value. At most 20.", false),
+					"owner_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Account id (12 digits) owning the reservations, for shared ones.",
+						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^[0-9]{12}$`), "must be a 12-digit account id")}},
+					"instance_match_criteria": schema.StringAttribute{Optional: true,
+						MarkdownDescription: "`open` (reservations any matching instance may use) or `targeted` (only launches that name them).",
+						Validators:          []validator.String{stringvalidator.OneOf("open", "targeted")}},
+				},
+			}},
+		"placement_group_name": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Name of the placement group the nodes launch in (e.g. a cluster placement group for " +
+				"low-latency multi-node training). Conflicts with `placement_group_id`.",
+			Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("placement_group_id"))}},
+		"placement_group_id": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Id of the placement group the nodes launch in (`pg-...`). Conflicts with `placement_group_name`.",
+			Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(`^pg-[0-9a-z]+$`), "must be a placement group id (pg-...)")}},
+		"network_interfaces": schema.ListNestedAttribute{Optional: true,
+			MarkdownDescription: "The network interfaces of each node, for EFA on instance types with several network cards " +
+				"(p4d: 4, p5: 32): the primary ENA interface (`network_card_index = 0`, `device_index = 0`, " +
+				"`interface_type = \"interface\"`) and an `efa-only` interface per network card. Omitted: one ENA interface. " +
+				"At most 150, one per card and device index, and at most one `efa-only` per card.",
+			Validators: []validator.List{listvalidator.SizeAtMost(150), networkInterfacesValid{}},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index, from 0.",
+					Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				"device_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card, from 0.",
+					Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				"interface_type": schema.StringAttribute{Required: true, MarkdownDescription: "`interface` (ENA) or `efa-only`.",
+					Validators: []validator.String{stringvalidator.OneOf(interfaceENA, interfaceEFAOnly)}},
+			}}},
+		"associate_public_ip_address": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Whether the nodes get public IP addresses. Omitted: the subnet's setting."},
+		"ip_prefix_count": schema.Int64Attribute{Optional: true,
+			MarkdownDescription: "IPv4 prefixes assigned to the primary network interface (prefix delegation).",
+			Validators:          []validator.Int64{int64validator.AtLeast(0)}},
+		"instance_store_policy": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "`RAID0`: the instance's local NVMe disks (8 x 3.8 TB on a p5.48xlarge) become one RAID-0 " +
+				"array holding containerd and kubelet state, so images and ephemeral storage (datasets, checkpoints " +
+				"staged locally) use them. Omitted: the disks are left alone.",
+			Validators: []validator.String{stringvalidator.OneOf(string(awsv1.InstanceStorePolicyRAID0))}},
+		"detailed_monitoring": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Whether CloudWatch detailed (1-minute) monitoring is on for the nodes."},
+		"context": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "The EC2 Fleet `Context`, a field AWS reserves for some accounts; set it only when AWS says to."},
+	}
+}
+
+func (l launchModel) expandLaunch(ctx context.Context, spec *awsv1.EC2NodeClassSpec, diags *diag.Diagnostics) {
+	for _, t := range l.CapacityReservationSelector {
+		spec.CapacityReservationSelectorTerms = append(spec.CapacityReservationSelectorTerms, awsv1.CapacityReservationSelectorTerm{
+			ID: t.ID.ValueString(), Tags: stringMap(ctx, t.Tags, diags), OwnerID: t.OwnerID.ValueString(),
+			InstanceMatchCriteria: t.InstanceMatchCriteria.ValueString()})
+	}
+	if !l.PlacementGroupName.IsNull() || !l.PlacementGroupID.IsNull() {
+		spec.PlacementGroupSelector = &awsv1.PlacementGroupSelector{Name: strPtr(l.PlacementGroupName), ID: strPtr(l.PlacementGroupID)}
+	}
+	for _, n := range l.NetworkInterfaces {
+		spec.NetworkInterfaces = append(spec.NetworkInterfaces, &awsv1.NetworkInterface{NetworkCardIndex: int32(n.NetworkCardIndex.ValueInt64()),
+			DeviceIndex: int32(n.DeviceIndex.ValueInt64()), InterfaceType: awsv1.InterfaceType(n.InterfaceType.ValueString())})
+	}
+	spec.AssociatePublicIPAddress = boolPtr(l.AssociatePublicIPAddress)
+	spec.IPPrefixCount = int32Ptr(l.IPPrefixCount)
+	if p := strPtr(l.InstanceStorePolicy); p != nil {
+		policy := awsv1.InstanceStorePolicy(*p)
+		spec.InstanceStorePolicy = &policy
+	}
+	spec.DetailedMonitoring = boolPtr(l.DetailedMonitoring)
+	spec.Context = strPtr(l.Context)
+}
+
+// flattenLaunch reads the launch settings back; prior keeps an empty list empty rather than null.
+func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel) launchModel {
+	out := launchModel{AssociatePublicIPAddress: ptrBool(s.AssociatePublicIPAddress), IPPrefixCount: ptrInt32(s.IPPrefixCount),
+		DetailedMonitoring: ptrBool(s.DetailedMonitoring), Context: ptrStr(s.Context), InstanceStorePolicy: types.StringNull()}
+	if s.InstanceStorePolicy != nil {
+		out.InstanceStorePolicy = types.StringValue(string(*s.InstanceStorePolicy))
+	}
+	if len(s.CapacityReservationSelectorTerms) > 0 || prior.CapacityReservationSelector != nil {
+		out.CapacityReservationSelector = make([]capacityReservationTermModel, len(s.CapacityReservationSelectorTerms))
+	}
+	for i, t := range s.CapacityReservationSelectorTerms {
+		out.CapacityReservationSelector[i] = capacityReservationTermModel{ID: optStr(t.ID), OwnerID: optStr(t.OwnerID),
+			InstanceMatchCriteria: optStr(t.InstanceMatchCriteria),
+			Tags:                  framework.AtomicMap(t.Tags, mapPrior(priorAt(prior.CapacityReservationSelector, i).Tags))}
+	}
+	out.PlacementGroupName, out.PlacementGroupID = types.StringNull(), types.StringNull()
+	if g := s.PlacementGroupSelector; g != nil {
+		out.PlacementGroupName, out.PlacementGroupID = ptrStr(g.Name), ptrStr(g.ID)
+	}
+	if len(s.NetworkInterfaces) > 0 || prior.NetworkInterfaces != nil {
+		out.NetworkInterfaces = make([]networkInterfaceModel, 0, len(s.NetworkInterfaces))
+	}
+	for _, n := range s.NetworkInterfaces {
+		if n == nil {
+			continue
+		}
+		out.NetworkInterfaces = append(out.NetworkInterfaces, networkInterfaceModel{NetworkCardIndex: types.Int64Value(int64(n.NetworkCardIndex)),
+			DeviceIndex: types.Int64Value(int64(n.DeviceIndex)), InterfaceType: types.StringValue(string(n.InterfaceType))})
+	}
+	return out
+}
+
+// networkInterfacesValid checks what the CRD's rules on networkInterfaces check: a primary ENA
+// interface on card 0, device 0; one interface per card and device index; one efa-only per card.
+type networkInterfacesValid struct{}
+
+func (networkInterfacesValid) Description(context.Context) string {
+	return "a primary interface (card 0, device 0, type interface), no card and device index twice, at most one efa-only per card"
+}
+
+func (v networkInterfacesValid) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (networkInterfacesValid) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var nics []networkInterfaceModel
+	if d := req.ConfigValue.ElementsAs(ctx, &nics, false); d.HasError() {
+		return
+	}
+	type slot struct{ card, device int64 }
+	seen, efa := map[slot]int{}, map[int64]int{}
+	primary := len(nics) == 0
+	for i, n := range nics {
+		if !known(n.NetworkCardIndex) || !known(n.DeviceIndex) || !known(n.InterfaceType) {
+			return
+		}
+		s := slot{n.NetworkCardIndex.ValueInt64(), n.DeviceIndex.ValueInt64()}
+		if j, dup := seen[s]; dup {
+			resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid network interfaces", fmt.Sprintf(
+				"network card %d, device %d is also element %d: each card and device index takes one interface", s.card, s.device, j))
+		}
+		seen[s] = i
+		if n.InterfaceType.ValueString() == interfaceEFAOnly {
+			if j, dup := efa[s.card]; dup {
+				resp.Diagnostics.AddAttributeError(req.Path.AtListIndex(i), "Invalid network interfaces", fmt.Sprintf(
+					"network card %d has a second efa-only interface (the first is element %d): a card takes at most one", s.card, j))
+			}
+			efa[s.card] = i
+		}
+		primary = primary || (s == slot{} && n.InterfaceType.ValueString() == interfaceENA)
+	}
+	if !primary {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid network interfaces",
+			`the nodes need a primary interface: { network_card_index = 0, device_index = 0, interface_type = "interface" }`)
+	}
+}
