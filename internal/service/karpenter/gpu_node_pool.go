@@ -40,6 +40,7 @@ type gpuNodePoolModel struct {
 	Taints       []framework.TaintModel `tfsdk:"taints"`
 	Disruption   *disruptionModel       `tfsdk:"disruption"`
 	ExpireAfter  types.String           `tfsdk:"expire_after"`
+	GracePeriod  types.String           `tfsdk:"termination_grace_period"`
 	Billing      types.Map              `tfsdk:"billing"`
 	Supplies     types.Map              `tfsdk:"supplies"`
 	WaitForReady types.Bool             `tfsdk:"wait_for_ready"`
@@ -52,12 +53,15 @@ type gpuModel struct {
 	Model         types.String `tfsdk:"model"`
 	InstanceTypes types.List   `tfsdk:"instance_types"`
 	CountPerNode  types.Int64  `tfsdk:"count_per_node"`
+	MinTypes      types.Int64  `tfsdk:"min_instance_types"`
 }
 
 type capacityModel struct {
 	MaxGPUs      types.Int64   `tfsdk:"max_gpus"`
 	Weight       types.Int64   `tfsdk:"weight"`
 	PricePerHour types.Float64 `tfsdk:"price_per_hour"`
+	MaxCPU       types.String  `tfsdk:"max_cpu"`
+	MaxMemory    types.String  `tfsdk:"max_memory"`
 }
 
 type spotModel struct {
@@ -127,6 +131,12 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 				MarkdownDescription: "NodePool weight, 1-100: Karpenter tries higher weights first. Defaults to " +
 					itoa(weight) + " (spot above on-demand, so spot is used while it lasts and on-demand fills in).",
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
+			"max_cpu": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Most CPU the capacity type's nodes may add up to (the NodePool's `limits.cpu`), e.g. `1536`. Omitted: no limit besides `max_gpus`.",
+				Validators:          []validator.String{framework.Quantity()}},
+			"max_memory": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "Most memory the capacity type's nodes may add up to (the NodePool's `limits.memory`), e.g. `16Ti`. Omitted: no limit besides `max_gpus`.",
+				Validators:          []validator.String{framework.Quantity()}},
 		},
 	}
 	if kind == capacityOnDemand {
@@ -175,6 +185,11 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"count_per_node": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "GPUs per node, derived from the instance types and known at plan; null when they carry " +
 					"different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8)."},
+			"min_instance_types": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Karpenter's `minValues` on the instance types: launch only when at least this many of " +
+					"them are available to choose from, so a spot pool keeps room to move when one type runs out. At most " +
+					"the number of instance types, and 50.",
+				Validators: []validator.Int64{int64validator.Between(1, 50)}},
 		}}
 	attrs["spot"] = capacityAttribute(capacitySpot, defaultSpotWeight)
 	attrs["on_demand"] = capacityAttribute(capacityOnDemand, defaultOnDemandWeight)
@@ -215,6 +230,12 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs["expire_after"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h).",
 		Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 720h or Never")}}
+	attrs["termination_grace_period"] = schema.StringAttribute{Optional: true,
+		MarkdownDescription: "How long Karpenter waits for a node's pods when it drains the node (for drift, expiry or " +
+			"consolidation) before it deletes them anyway, e.g. `24h`, as the EKS GPU blueprints set so that a training run " +
+			"can finish or checkpoint. Omitted: Karpenter waits as long as pods' disruption budgets and " +
+			"`karpenter.sh/do-not-disrupt` ask, which may be forever.",
+		Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^([0-9]+(s|m|h))+$`), "must be a duration such as 24h or 90m")}}
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing tags (team, project, cost centre), on both the nodes and their EC2 instances and volumes. " +
 			"They become node labels, so GPU-hours can be summed per key in Kubernetes (e.g. kube-state-metrics node labels " +

@@ -78,8 +78,8 @@ func TestAccGPUNodePool_copyFollowsNodeClassChangedOutside(t *testing.T) {
 				Check: func(*terraform.State) error { return checkCopy(t, name, class, tags) },
 			},
 			{
-				// mlplatform_node_class does not model detailedMonitoring, so only the pool sees
-				// the change.
+				// The node class leaves detailedMonitoring unset, so the field is not Terraform's
+				// there: only the pool, whose copy follows the whole class, sees the change.
 				PreConfig:        func() { editSpec(t, karpenter.EC2NodeClassKind, class, true, "spec", "detailedMonitoring") },
 				Config:           cfg,
 				ConfigPlanChecks: stale(plancheck.ResourceActionNoop),

@@ -48,8 +48,8 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 	if m.GPU == nil {
 		return in, false
 	}
-	in = poolInput{Name: m.Name.ValueString(), Model: m.GPU.Model.ValueString()}
-	if m.GPU.Model.IsUnknown() || m.GPU.InstanceTypes.IsUnknown() || m.Name.IsUnknown() {
+	in = poolInput{Name: m.Name.ValueString(), Model: m.GPU.Model.ValueString(), MinInstanceTypes: int(m.GPU.MinTypes.ValueInt64())}
+	if m.GPU.Model.IsUnknown() || m.GPU.InstanceTypes.IsUnknown() || m.Name.IsUnknown() || m.GPU.MinTypes.IsUnknown() {
 		return in, false
 	}
 	if !m.GPU.InstanceTypes.IsNull() {
@@ -311,6 +311,18 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 	for _, c := range in.Capacity {
 		name := meta.Name + "-" + c.Type
 		weight := int32(c.Weight)
+		limits := karpv1.Limits{corev1.ResourceName(gpu.ResourceGPU): *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)}
+		if cm := m.capacity(c.Type); cm != nil {
+			for r, v := range map[corev1.ResourceName]types.String{corev1.ResourceCPU: cm.MaxCPU, corev1.ResourceMemory: cm.MaxMemory} {
+				if q, err := apiresource.ParseQuantity(v.ValueString()); err == nil && !v.IsNull() {
+					limits[r] = q
+				}
+			}
+		}
+		instanceTypes := karpv1.NodeSelectorRequirementWithMinValues{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()}
+		if in.MinInstanceTypes > 0 {
+			instanceTypes.MinValues = &in.MinInstanceTypes
+		}
 		np := &karpv1.NodePool{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: meta.Labels, Annotations: annotations},
 			Spec: karpv1.NodePoolSpec{
@@ -319,13 +331,13 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 					Spec: karpv1.NodeClaimTemplateSpec{
 						Taints: taints,
 						Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
-							{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()},
+							instanceTypes,
 							{Key: labelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
 						},
 						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: nodeClassName},
 					},
 				},
-				Limits: karpv1.Limits{corev1.ResourceName(gpu.ResourceGPU): *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)},
+				Limits: limits,
 				Weight: &weight,
 			},
 		}
@@ -375,6 +387,10 @@ func setDurations(body map[string]any, m *gpuNodePoolModel) {
 	if !m.ExpireAfter.IsNull() {
 		tmpl["expireAfter"] = m.ExpireAfter.ValueString()
 	}
+	delete(tmpl, "terminationGracePeriod")
+	if !m.GracePeriod.IsNull() {
+		tmpl["terminationGracePeriod"] = m.GracePeriod.ValueString()
+	}
 	delete(spec, "disruption")
 	if d := m.Disruption; d != nil {
 		out := map[string]any{"consolidationPolicy": d.ConsolidationPolicy.ValueString(), "consolidateAfter": d.ConsolidateAfter.ValueString()}
@@ -404,4 +420,15 @@ func sameDuration(live string, prior types.String) types.String {
 		return prior
 	}
 	return types.StringValue(live)
+}
+
+// capacity is the configuration of capacity type t, or nil.
+func (m *gpuNodePoolModel) capacity(t string) *capacityModel {
+	switch {
+	case t == capacityOnDemand:
+		return m.OnDemand
+	case t == capacitySpot && m.Spot != nil:
+		return &m.Spot.capacityModel
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -39,7 +40,8 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 		pools[t] = &np
 		if first == nil {
 			first = &np
-			m.ExpireAfter = flattenExpireAfter(live[i], m.ExpireAfter, importing)
+			m.ExpireAfter = flattenTemplateDuration(live[i], "expireAfter", m.ExpireAfter, importing)
+			m.GracePeriod = flattenTemplateDuration(live[i], "terminationGracePeriod", m.GracePeriod, importing)
 			m.Disruption = flattenDisruption(live[i], m.Disruption, importing)
 		}
 	}
@@ -151,8 +153,16 @@ func flattenCapacity(np *karpv1.NodePool, prior *capacityModel) *capacityModel {
 	}
 	// Prices live in Terraform only: kept as configured, null on import.
 	out := &capacityModel{MaxGPUs: types.Int64Null(), Weight: types.Int64Null(), PricePerHour: types.Float64Null()}
+	priorCPU, priorMemory := types.StringNull(), types.StringNull()
 	if prior != nil {
-		out.PricePerHour = prior.PricePerHour
+		out.PricePerHour, priorCPU, priorMemory = prior.PricePerHour, prior.MaxCPU, prior.MaxMemory
+	}
+	out.MaxCPU, out.MaxMemory = types.StringNull(), types.StringNull()
+	if q, ok := np.Spec.Limits[corev1.ResourceCPU]; ok {
+		out.MaxCPU = framework.QuantityValue(&q, priorCPU)
+	}
+	if q, ok := np.Spec.Limits[corev1.ResourceMemory]; ok {
+		out.MaxMemory = framework.QuantityValue(&q, priorMemory)
 	}
 	if q, ok := np.Spec.Limits[gpu.ResourceGPU]; ok {
 		out.MaxGPUs = types.Int64Value(q.Value())
@@ -181,12 +191,15 @@ func flattenGPU(np *karpv1.NodePool, reqs []karpv1.NodeSelectorRequirementWithMi
 		prior = &gpuModel{Model: types.StringNull(), InstanceTypes: types.ListNull(types.StringType)}
 	}
 	var its []string
+	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes, MinTypes: types.Int64Null()}
 	for _, r := range reqs {
 		if r.Key == labelInstanceType {
 			its = slices.Clone(r.Values)
+			if r.MinValues != nil {
+				out.MinTypes = types.Int64Value(int64(*r.MinValues))
+			}
 		}
 	}
-	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes}
 	if alias := np.Annotations[AnnotationGPUModel]; prior.Model.IsNull() || prior.Model.ValueString() == "" {
 		out.Model = types.StringValue(alias)
 	}
@@ -243,8 +256,9 @@ func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
 	return out
 }
 
-func flattenExpireAfter(obj *unstructured.Unstructured, prior types.String, importing bool) types.String {
-	v, found, _ := unstructured.NestedString(obj.Object, "spec", "template", "spec", "expireAfter")
+// flattenTemplateDuration reads a duration of the node template, in the configured spelling.
+func flattenTemplateDuration(obj *unstructured.Unstructured, field string, prior types.String, importing bool) types.String {
+	v, found, _ := unstructured.NestedString(obj.Object, "spec", "template", "spec", field)
 	if !found || (prior.IsNull() && !importing) {
 		return prior
 	}

@@ -32,11 +32,13 @@ type poolInput struct {
 	Name          string
 	Model         string   // any alias gpu.Lookup knows
 	InstanceTypes []string // empty: all of the model's
-	Strategy      string   // "" when MIG is off
-	MIGProfiles   map[string]int
-	MIGConfig     string
-	Replicas      int // time-slicing; 0 when off
-	Capacity      []capacityInput
+	// MinInstanceTypes is Karpenter's minValues on the instance types; 0 when unset.
+	MinInstanceTypes int
+	Strategy         string // "" when MIG is off
+	MIGProfiles      map[string]int
+	MIGConfig        string
+	Replicas         int // time-slicing; 0 when off
+	Capacity         []capacityInput
 	// PricesUnknown is true while a price_per_hour or discount is known only at apply.
 	PricesUnknown bool
 }
@@ -89,6 +91,10 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 				name, got.Name, m.Name, m.Name, instanceTypeNames(m.InstanceTypes))}
 		}
 		p.InstanceTypes = append(p.InstanceTypes, it)
+	}
+	if in.MinInstanceTypes > len(p.InstanceTypes) {
+		return nil, &planError{[]any{"gpu", "min_instance_types"}, fmt.Sprintf(
+			"%d instance types must be available, but the pool has %d (%s)", in.MinInstanceTypes, len(p.InstanceTypes), instanceTypeNames(p.InstanceTypes))}
 	}
 	spec := gpu.NodeSpec{Strategy: gpu.Strategy(in.Strategy)}
 	migPath := []any{"mig", "config"}

@@ -247,7 +247,7 @@ func (nodeClass) Flatten(ctx context.Context, obj *unstructured.Unstructured, m 
 	m.SecurityGroupSelector = sgs
 	m.BlockDevice = flattenBlockDevices(s.BlockDeviceMappings, m.BlockDevice)
 	m.Kubelet = flattenKubelet(ctx, s.Kubelet, m.Kubelet)
-	m.launchModel = flattenLaunch(s, m.launchModel)
+	m.launchModel = flattenLaunch(s, m.launchModel, importing)
 	if o := s.MetadataOptions; o != nil && (m.MetadataOptions != nil || importing) {
 		m.MetadataOptions = &metadataOptionsModel{HTTPEndpoint: ptrStr(o.HTTPEndpoint), HTTPProtocolIPv6: ptrStr(o.HTTPProtocolIPv6),
 			HopLimit: ptrInt64(o.HTTPPutResponseHopLimit), HTTPTokens: ptrStr(o.HTTPTokens)}

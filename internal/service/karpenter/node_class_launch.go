@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -136,34 +137,52 @@ func (l launchModel) expandLaunch(ctx context.Context, spec *awsv1.EC2NodeClassS
 	spec.Context = strPtr(l.Context)
 }
 
-// flattenLaunch reads the launch settings back; prior keeps an empty list empty rather than null.
-func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel) launchModel {
-	out := launchModel{AssociatePublicIPAddress: ptrBool(s.AssociatePublicIPAddress), IPPrefixCount: ptrInt32(s.IPPrefixCount),
-		DetailedMonitoring: ptrBool(s.DetailedMonitoring), Context: ptrStr(s.Context), InstanceStorePolicy: types.StringNull()}
+// flattenLaunch reads the launch settings back. A setting the configuration leaves unset is not
+// Terraform's: another writer's value is kept out of state (no diff), except on import.
+func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel, importing bool) launchModel {
+	keep := func(live, prior attr.Value) attr.Value {
+		if prior.IsNull() && !importing {
+			return prior
+		}
+		return live
+	}
+	out := launchModel{
+		AssociatePublicIPAddress: keep(ptrBool(s.AssociatePublicIPAddress), prior.AssociatePublicIPAddress).(types.Bool),
+		IPPrefixCount:            keep(ptrInt32(s.IPPrefixCount), prior.IPPrefixCount).(types.Int64),
+		DetailedMonitoring:       keep(ptrBool(s.DetailedMonitoring), prior.DetailedMonitoring).(types.Bool),
+		Context:                  keep(ptrStr(s.Context), prior.Context).(types.String),
+		InstanceStorePolicy:      types.StringNull(),
+		PlacementGroupName:       types.StringNull(),
+		PlacementGroupID:         types.StringNull(),
+	}
 	if s.InstanceStorePolicy != nil {
 		out.InstanceStorePolicy = types.StringValue(string(*s.InstanceStorePolicy))
 	}
-	if len(s.CapacityReservationSelectorTerms) > 0 || prior.CapacityReservationSelector != nil {
-		out.CapacityReservationSelector = make([]capacityReservationTermModel, len(s.CapacityReservationSelectorTerms))
-	}
-	for i, t := range s.CapacityReservationSelectorTerms {
-		out.CapacityReservationSelector[i] = capacityReservationTermModel{ID: optStr(t.ID), OwnerID: optStr(t.OwnerID),
-			InstanceMatchCriteria: optStr(t.InstanceMatchCriteria),
-			Tags:                  framework.AtomicMap(t.Tags, mapPrior(priorAt(prior.CapacityReservationSelector, i).Tags))}
-	}
-	out.PlacementGroupName, out.PlacementGroupID = types.StringNull(), types.StringNull()
-	if g := s.PlacementGroupSelector; g != nil {
+	out.InstanceStorePolicy = keep(out.InstanceStorePolicy, prior.InstanceStorePolicy).(types.String)
+	if g := s.PlacementGroupSelector; g != nil && (importing || !prior.PlacementGroupName.IsNull() || !prior.PlacementGroupID.IsNull()) {
 		out.PlacementGroupName, out.PlacementGroupID = ptrStr(g.Name), ptrStr(g.ID)
 	}
-	if len(s.NetworkInterfaces) > 0 || prior.NetworkInterfaces != nil {
-		out.NetworkInterfaces = make([]networkInterfaceModel, 0, len(s.NetworkInterfaces))
-	}
-	for _, n := range s.NetworkInterfaces {
-		if n == nil {
-			continue
+	if importing || prior.CapacityReservationSelector != nil {
+		out.CapacityReservationSelector = make([]capacityReservationTermModel, len(s.CapacityReservationSelectorTerms))
+		for i, t := range s.CapacityReservationSelectorTerms {
+			out.CapacityReservationSelector[i] = capacityReservationTermModel{ID: optStr(t.ID), OwnerID: optStr(t.OwnerID),
+				InstanceMatchCriteria: optStr(t.InstanceMatchCriteria),
+				Tags:                  framework.AtomicMap(t.Tags, mapPrior(priorAt(prior.CapacityReservationSelector, i).Tags))}
 		}
-		out.NetworkInterfaces = append(out.NetworkInterfaces, networkInterfaceModel{NetworkCardIndex: types.Int64Value(int64(n.NetworkCardIndex)),
-			DeviceIndex: types.Int64Value(int64(n.DeviceIndex)), InterfaceType: types.StringValue(string(n.InterfaceType))})
+		if importing && len(out.CapacityReservationSelector) == 0 {
+			out.CapacityReservationSelector = nil
+		}
+	}
+	if importing || prior.NetworkInterfaces != nil {
+		for _, n := range s.NetworkInterfaces {
+			if n != nil {
+				out.NetworkInterfaces = append(out.NetworkInterfaces, networkInterfaceModel{NetworkCardIndex: types.Int64Value(int64(n.NetworkCardIndex)),
+					DeviceIndex: types.Int64Value(int64(n.DeviceIndex)), InterfaceType: types.StringValue(string(n.InterfaceType))})
+			}
+		}
+		if out.NetworkInterfaces == nil && !importing {
+			out.NetworkInterfaces = []networkInterfaceModel{}
+		}
 	}
 	return out
 }

@@ -110,7 +110,7 @@ func flattenFairSharing(live *kueuev1beta2.FairSharing, prior types.String, impo
 	if live == nil || live.Weight == nil || (prior.IsNull() && !importing) {
 		return types.StringNull()
 	}
-	return quantityValue(live.Weight, prior)
+	return framework.QuantityValue(live.Weight, prior)
 }
 
 func flattenAdmissionChecks(live *kueuev1beta2.AdmissionChecksStrategy, prior []admissionCheckStrategyModel) []admissionCheckStrategyModel {

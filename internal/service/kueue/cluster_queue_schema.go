@@ -71,7 +71,7 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 		Optional: true,
 		MarkdownDescription: "Weight of this queue under fair sharing (only used when fair sharing is enabled in Kueue's " +
 			"configuration), as a quantity such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
-		Validators: []validator.String{fairSharingWeight()},
+		Validators: fairSharingWeight(),
 	}
 	attrs["admission_checks_strategy"] = schema.ListNestedAttribute{
 		Optional: true,

@@ -50,7 +50,7 @@ func (cohort) Schema(ctx context.Context) schema.Schema {
 		Optional: true,
 		MarkdownDescription: "Weight of this Cohort under fair sharing (only used when fair sharing is enabled in Kueue's " +
 			"configuration), as a quantity such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
-		Validators: []validator.String{fairSharingWeight()},
+		Validators: fairSharingWeight(),
 	}
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `Cohort` (kueue.x-k8s.io/v1beta2): ClusterQueues whose `cohort` names it borrow each " +

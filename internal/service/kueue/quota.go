@@ -126,19 +126,19 @@ func (o quotaOwner) resourceGroupBlock() schema.ListNestedBlock {
 										"nominal_quota": schema.StringAttribute{
 											Required:            true,
 											MarkdownDescription: nominal + quantityNote,
-											Validators:          []validator.String{quantity()},
+											Validators:          []validator.String{framework.Quantity()},
 										},
 										"borrowing_limit": schema.StringAttribute{
 											Optional: true,
 											MarkdownDescription: "How much more than `nominal_quota` this " + o.kind + " may borrow from unused quota " +
 												"elsewhere in its cohort tree; unset means no limit. Only with `" + o.parentAttr + "`." + quantityNote,
-											Validators: []validator.String{quantity()},
+											Validators: []validator.String{framework.Quantity()},
 										},
 										"lending_limit": schema.StringAttribute{
 											Optional: true,
 											MarkdownDescription: "How much of its unused quota this " + o.kind + " may lend to others in its cohort " +
 												"tree; unset means all of it. Only with `" + o.parentAttr + "`. " + lending + quantityNote,
-											Validators: []validator.String{quantity()},
+											Validators: []validator.String{framework.Quantity()},
 										},
 									},
 								},
@@ -225,9 +225,9 @@ func flattenResourceGroups(live []kueuev1beta2.ResourceGroup, prior []resourceGr
 				}
 				resources[k] = resourceQuotaModel{
 					Name:           types.StringValue(string(r.Name)),
-					NominalQuota:   quantityValue(&r.NominalQuota, pr.NominalQuota),
-					BorrowingLimit: quantityValue(r.BorrowingLimit, pr.BorrowingLimit),
-					LendingLimit:   quantityValue(r.LendingLimit, pr.LendingLimit),
+					NominalQuota:   framework.QuantityValue(&r.NominalQuota, pr.NominalQuota),
+					BorrowingLimit: framework.QuantityValue(r.BorrowingLimit, pr.BorrowingLimit),
+					LendingLimit:   framework.QuantityValue(r.LendingLimit, pr.LendingLimit),
 				}
 			}
 			flavors[j] = flavorQuotaModel{Name: types.StringValue(string(f.Name)), Resources: resources}
@@ -235,18 +235,4 @@ func flattenResourceGroups(live []kueuev1beta2.ResourceGroup, prior []resourceGr
 		out[i] = resourceGroupModel{CoveredResources: covered, Flavors: flavors}
 	}
 	return out
-}
-
-// quantityValue is a live quantity as recorded in state: null when absent, the prior spelling when
-// it means the same amount, else Kubernetes' canonical form.
-func quantityValue(live *resource.Quantity, prior types.String) types.String {
-	if live == nil {
-		return types.StringNull()
-	}
-	if !prior.IsNull() && !prior.IsUnknown() {
-		if p, err := resource.ParseQuantity(prior.ValueString()); err == nil && p.Cmp(*live) == 0 {
-			return prior
-		}
-	}
-	return types.StringValue(live.String())
 }

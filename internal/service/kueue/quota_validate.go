@@ -9,50 +9,37 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // Plan-time copies of the checks Kueue v0.17 makes on quotas. Each cites its source:
 // "CRD" is a marker in apis/kueue/v1beta2/*_types.go, "CEL" an XValidation rule there, and
 // "webhook" a function in pkg/webhooks (clusterqueue_webhook.go, cohort_webhook.go, common.go).
 
-// quantityCheck validates a Kubernetes quantity attribute.
-type quantityCheck struct{ fairSharing bool }
-
-// quantity accepts a quantity that parses (CRD: int-or-string with the quantity pattern) and is
-// not negative (webhook validateResourceQuantity, used for nominalQuota, borrowingLimit and
-// lendingLimit).
-func quantity() validator.String { return quantityCheck{} }
-
-// fairSharingWeight is quantity plus webhook validateFairSharing: 0, or more than 10^-9.
-func fairSharingWeight() validator.String { return quantityCheck{fairSharing: true} }
-
-func (v quantityCheck) Description(context.Context) string {
-	if v.fairSharing {
-		return "must be a Kubernetes quantity that is 0 or greater than 1n (10^-9)"
-	}
-	return "must be a non-negative Kubernetes quantity, e.g. `15`, `500m`, `256Gi`"
+// fairSharingWeight is a quantity (CRD: int-or-string with the quantity pattern; webhook
+// validateResourceQuantity: not negative) that is 0 or more than 10^-9 (webhook
+// validateFairSharing).
+func fairSharingWeight() []validator.String {
+	return []validator.String{framework.Quantity(), fairSharingMinimum{}}
 }
 
-func (v quantityCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+type fairSharingMinimum struct{}
 
-func (v quantityCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (fairSharingMinimum) Description(context.Context) string {
+	return "must be a Kubernetes quantity that is 0 or greater than 1n (10^-9)"
+}
+
+func (v fairSharingMinimum) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (fairSharingMinimum) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
 	s := req.ConfigValue.ValueString()
-	q, err := resource.ParseQuantity(s)
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid quantity", fmt.Sprintf(
-			"Attribute %s: %q is not a Kubernetes quantity (a number with an optional suffix, e.g. 15, 500m, 256Gi, 1e3): %v",
-			req.Path, s, err))
-		return
-	}
-	if q.Sign() < 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Negative quantity",
-			fmt.Sprintf("Attribute %s: %q must be greater than or equal to 0", req.Path, s))
-		return
-	}
-	if v.fairSharing && q.Sign() > 0 && q.Cmp(resource.MustParse("1n")) <= 0 {
+	if q, err := resource.ParseQuantity(s); err == nil && q.Sign() > 0 && q.Cmp(resource.MustParse("1n")) <= 0 {
 		resp.Diagnostics.AddAttributeError(req.Path, "Fair sharing weight too small",
 			fmt.Sprintf("Attribute %s: %q must be 0 or greater than 1n (10^-9)", req.Path, s))
 	}

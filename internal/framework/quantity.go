@@ -1,0 +1,53 @@
+package framework
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+// Quantity accepts a Kubernetes quantity (as the apiserver parses it) that is not negative.
+func Quantity() validator.String { return quantityCheck{} }
+
+type quantityCheck struct{}
+
+func (quantityCheck) Description(context.Context) string {
+	return "must be a non-negative Kubernetes quantity, e.g. `15`, `500m`, `256Gi`"
+}
+
+func (v quantityCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (quantityCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	q, err := resource.ParseQuantity(s)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid quantity", fmt.Sprintf(
+			"Attribute %s: %q is not a Kubernetes quantity (a number with an optional suffix, e.g. 15, 500m, 256Gi, 1e3): %v",
+			req.Path, s, err))
+		return
+	}
+	if q.Sign() < 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Negative quantity",
+			fmt.Sprintf("Attribute %s: %q must be greater than or equal to 0", req.Path, s))
+	}
+}
+
+// QuantityValue is a live quantity as recorded in state: null when absent, the prior spelling
+// when it means the same amount, else Kubernetes' canonical form.
+func QuantityValue(live *resource.Quantity, prior types.String) types.String {
+	if live == nil {
+		return types.StringNull()
+	}
+	if !prior.IsNull() && !prior.IsUnknown() {
+		if p, err := resource.ParseQuantity(prior.ValueString()); err == nil && p.Cmp(*live) == 0 {
+			return prior
+		}
+	}
+	return types.StringValue(live.String())
+}
