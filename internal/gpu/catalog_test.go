@@ -220,3 +220,16 @@ func TestCatalogIntegrity(t *testing.T) {
 		}
 	}
 }
+
+// Karpenter's instance-gpu-name finds a model carrying it (for a100, v100: the documented one).
+func TestLookupByKarpenterGPUName(t *testing.T) {
+	for _, m := range Models() {
+		if m.KarpenterGPUName == "" {
+			continue
+		}
+		got, err := Lookup(m.KarpenterGPUName)
+		if err != nil || got.KarpenterGPUName != m.KarpenterGPUName {
+			t.Errorf("Lookup(%q) = %v, %v", m.KarpenterGPUName, got, err)
+		}
+	}
+}
