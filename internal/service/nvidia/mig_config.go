@@ -2,6 +2,7 @@ package nvidia
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -235,10 +236,12 @@ func flattenMigEntry(e migPartedEntry, prior migEntryModel) migEntryModel {
 	return out
 }
 
+// sameModel reports whether alias names a model whose device-filter is m's: then the user's
+// spelling stands, also for a model that shares its PCI ids with m (GB200-189GB).
 func sameModel(alias types.String, m *gpu.Model) bool {
 	if alias.IsNull() || alias.IsUnknown() {
 		return false
 	}
 	got, err := gpu.Lookup(alias.ValueString())
-	return err == nil && got == m
+	return err == nil && slices.Equal(got.PCIDeviceIDs, m.PCIDeviceIDs)
 }
