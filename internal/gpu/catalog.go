@@ -20,7 +20,10 @@ type Model struct {
 	MemoryGB int
 	// ProductLabel is the value GPU Feature Discovery writes to
 	// nvidia.com/gpu.product for a full (non-MIG) GPU: the NVML device name
-	// with spaces replaced by "-", e.g. "NVIDIA-A100-SXM4-80GB".
+	// with spaces replaced by "-", e.g. "NVIDIA-A100-SXM4-80GB". Two models
+	// share it (and their PCIDeviceIDs) only when one GPU has reported two
+	// sets of MIG profile names (GB200); the first in the catalog answers
+	// Lookup and ModelForPCIDeviceIDs for them.
 	ProductLabel string
 	// KarpenterGPUName is the karpenter.k8s.aws/instance-gpu-name value on AWS
 	// (lower-case EC2 GPU name, e.g. "a100"); empty if not offered on AWS.
@@ -41,6 +44,9 @@ type Model struct {
 	MIG []Profile
 	// Balanced is mig-parted's "all-balanced" layout for this model, or nil.
 	Balanced Layout
+	// NamedConfigCounts are the instance counts of mig-parted's all-<profile>
+	// configs where they are not the profile's maximum, keyed by profile.
+	NamedConfigCounts map[string]int
 	// InstanceTypes are the AWS EC2 instance types carrying this GPU.
 	InstanceTypes []InstanceType
 }
@@ -62,15 +68,23 @@ type Profile struct {
 	MaxInstances int
 	// Starts are the memory-slice indexes where an instance may begin.
 	Starts []int
-	// MediaExtensions is true for "+me" profiles; a GPU has at most one.
+	// MediaExtensions is true for "+me" and "+me.all" profiles, which hold the
+	// GPU's one set of media extensions (OFA): a GPU has at most one of them.
 	MediaExtensions bool
+	// AllMediaEngines is true for "+me.all": the instance takes every decoder,
+	// encoder and JPEG engine, so the other instances must be "-me" ones.
+	AllMediaEngines bool
+	// NoMediaEngines is true for "-me" profiles (pure compute).
+	NoMediaEngines bool
+	// Graphics is true for "+gfx" profiles (graphics APIs in the instance).
+	Graphics bool
 }
 
 // MIGCapable reports whether the model supports MIG.
 func (m *Model) MIGCapable() bool { return len(m.MIG) > 0 }
 
-// Profile returns the named MIG profile of the model. "+me" may also be
-// written ".me" (the spelling used in resource and config names).
+// Profile returns the named MIG profile of the model. "+" may also be
+// written "." (the spelling used in resource and config names: "1g.10gb.me").
 func (m *Model) Profile(name string) (*Profile, error) {
 	want := normalizeProfileName(name)
 	for i := range m.MIG {
@@ -144,6 +158,9 @@ func buildCatalog(families ...[]*Model) catalogIndex {
 			c.models = append(c.models, m)
 			for _, a := range append([]string{m.Name, m.ProductLabel}, m.Aliases...) {
 				k := normalizeAlias(a)
+				if prev, dup := c.byAlias[k]; dup && prev != m && a == m.ProductLabel && prev.ProductLabel == a {
+					continue // a shared product label stays with the first model (see Model)
+				}
 				if prev, dup := c.byAlias[k]; dup && prev != m {
 					panic(fmt.Sprintf("gpu catalog: alias %q used by %s and %s", a, prev.Name, m.Name))
 				}

@@ -1,6 +1,7 @@
 package gpu
 
-// Hopper GPUs with MIG: H100 SXM5 80GB, H100 PCIe 80GB, H100 NVL 94GB, H200.
+// Hopper GPUs with MIG: H100 SXM5 80GB, H100 PCIe 80GB, H100 NVL 94GB, H100 96GB (GH200),
+// GH200 144GB, H200.
 func hopperModels() []*Model {
 	// H100 80GB profile names: MIG user guide "GPU Instance Profiles on H100"
 	// and mig-parted builder_test.go. Placements are INFERRED: same profile
@@ -65,13 +66,53 @@ func hopperModels() []*Model {
 			// No AWS instance type carries H100 NVL.
 		},
 		{
+			// The H100 of GH200 Grace Hopper (96GB; also H20 and PG506-96GB, which
+			// mig-parted's filter lists with it): MIG user guide "Supported GPUs" ("H100 on
+			// GH200", 96GB, 7 instances).
+			Name:         "H100-96GB",
+			Aliases:      []string{"h100-96gb", "gh200", "gh200-96gb", "gh200-480gb", "h100-on-gh200"},
+			Architecture: "Hopper",
+			MemoryGB:     96,
+			// INFERRED: NVML name "NVIDIA GH200 480GB" sanitised; not read in a source.
+			ProductLabel: "NVIDIA-GH200-480GB",
+			// INFERRED: of the four ids mig-parted's 96GB filter lists (0x2342, 0x233D,
+			// 0x20B6, 0x2329), 0x2342 is GH200 per the PCI ID database, not the reference.
+			PCIDeviceIDs:  []string{"0x234210DE"},
+			ComputeSlices: 7,
+			MemorySlices:  8,
+			// Names and counts: mig-parted config-default ("H100-96GB, PG506-96GB, GH200")
+			// and builder_test.go's H100-96GB table. INFERRED: profile IDs and placements (no
+			// -lgip output read for it; same names and counts as H100 NVL's, read).
+			MIG: migProfiles(sevenSliceGeometry,
+				"1g.12gb", "1g.12gb+me", "1g.24gb", "2g.24gb", "3g.48gb", "4g.48gb", "7g.96gb"),
+			Balanced: Layout{"1g.12gb": 2, "2g.24gb": 1, "3g.48gb": 1},
+		},
+		{
+			Name:         "GH200-144GB",
+			Aliases:      []string{"gh200-144gb", "gh200-144g-hbm3e"},
+			Architecture: "Hopper",
+			MemoryGB:     144,
+			// INFERRED: NVML name "NVIDIA GH200 144G HBM3e" (as mig-parted's comments name the
+			// GPU) sanitised; not observed on a node.
+			ProductLabel:  "NVIDIA-GH200-144G-HBM3e",
+			PCIDeviceIDs:  []string{"0x234810DE"}, // mig-parted#139
+			ComputeSlices: 7,
+			MemorySlices:  8,
+			// Names, IDs 19/20/15/14 and counts: real -lgip in mig-parted#139 and
+			// config-default. INFERRED: IDs 9/5/0 and all placements.
+			MIG: migProfiles(sevenSliceGeometry,
+				"1g.18gb", "1g.18gb+me", "1g.36gb", "2g.36gb", "3g.72gb", "4g.72gb", "7g.144gb"),
+			Balanced: Layout{"1g.18gb": 2, "2g.36gb": 1, "3g.72gb": 1},
+		},
+		{
 			Name:         "H200-141GB",
 			Aliases:      []string{"h200", "h200-141gb", "h200-sxm", "h200-sxm5"},
 			Architecture: "Hopper",
 			MemoryGB:     141,
 			// Observed on nodes (reference gfd_labels). H200 NVL (0x233B) has
 			// the same MIG profiles but reports "NVIDIA H200 NVL", so it is not
-			// claimed here.
+			// claimed here; nor is it a model of its own, as mig-parted's
+			// all-1g.35gb entry leaves 0x233B out.
 			ProductLabel:          "NVIDIA-H200",
 			KarpenterGPUName:      "h200",
 			KarpenterGPUMemoryMiB: 144384,

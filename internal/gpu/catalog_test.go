@@ -30,6 +30,19 @@ func TestLookupAliases(t *testing.T) {
 		{"t4", "T4"},
 		{"Tesla-T4", "T4"},
 		{"  H200-141GB  ", "H200-141GB"},
+		{"gh200", "H100-96GB"},
+		{"NVIDIA-GH200-144G-HBM3e", "GH200-144GB"},
+		{"gb200", "GB200-186GB"},
+		{"NVIDIA-GB200", "GB200-186GB"}, // shared with GB200-189GB; the first answers
+		{"gb200-189gb", "GB200-189GB"},
+		{"b300", "B300-269GB"},
+		{"GB300", "GB300-278GB"},
+		{"NVIDIA RTX PRO 6000 Blackwell Server Edition", "RTX-PRO-6000-96GB"},
+		{"rtx-pro-server-6000", "RTX-PRO-6000-96GB"},
+		{"rtx-pro-4500", "RTX-PRO-4500-32GB"},
+		{"v100", "V100-SXM2-16GB"},
+		{"v100-32gb", "V100-SXM2-32GB"},
+		{"t4g", "T4G"},
 	}
 	for _, c := range cases {
 		m, err := Lookup(c.alias)
@@ -44,9 +57,9 @@ func TestLookupAliases(t *testing.T) {
 }
 
 func TestLookupUnknownListsModels(t *testing.T) {
-	_, err := Lookup("v100")
+	_, err := Lookup("mi300x")
 	if err == nil {
-		t.Fatal("Lookup(v100) succeeded")
+		t.Fatal("Lookup(mi300x) succeeded")
 	}
 	for _, m := range Models() {
 		if !strings.Contains(err.Error(), m.Name) {
@@ -59,10 +72,44 @@ func TestEveryModelFindableByItsNames(t *testing.T) {
 	for _, m := range Models() {
 		for _, a := range append([]string{m.Name, m.ProductLabel, strings.ToUpper(m.Name)}, m.Aliases...) {
 			got, err := Lookup(a)
-			if err != nil || got != m {
-				t.Errorf("Lookup(%q) = %v, %v; want %s", a, got, err, m.Name)
+			want := m
+			if a == m.ProductLabel {
+				want = firstWithProductLabel(a)
+			}
+			if err != nil || got != want {
+				t.Errorf("Lookup(%q) = %v, %v; want %s", a, got, err, want.Name)
 			}
 		}
+	}
+}
+
+// firstWithProductLabel is the model a shared product label resolves to.
+func firstWithProductLabel(label string) *Model {
+	for _, m := range Models() {
+		if m.ProductLabel == label {
+			return m
+		}
+	}
+	return nil
+}
+
+// Only models of one GPU under two sets of MIG profile names share a product label, and then
+// their PCI ids too; every other pair differs in both.
+func TestSharedProductLabels(t *testing.T) {
+	shared := 0
+	for i, a := range Models() {
+		for _, b := range Models()[i+1:] {
+			sameIDs := len(a.PCIDeviceIDs) > 0 && strings.Join(normalizeIDs(a.PCIDeviceIDs), ",") == strings.Join(normalizeIDs(b.PCIDeviceIDs), ",")
+			if (a.ProductLabel == b.ProductLabel) != sameIDs {
+				t.Errorf("%s and %s: same product label %v, same PCI ids %v", a.Name, b.Name, a.ProductLabel == b.ProductLabel, sameIDs)
+			}
+			if sameIDs {
+				shared++
+			}
+		}
+	}
+	if shared != 1 {
+		t.Errorf("%d pairs of models share a GPU; the catalog has one (GB200)", shared)
 	}
 }
 
@@ -86,6 +133,13 @@ func TestModelForInstanceType(t *testing.T) {
 		{"g4dn.xlarge", "T4", 1},
 		{"g4dn.12xlarge", "T4", 4},
 		{"g4dn.metal", "T4", 8},
+		{"gr6.8xlarge", "L4", 1},
+		{"g5g.16xlarge", "T4G", 2},
+		{"p3.8xlarge", "V100-SXM2-16GB", 4},
+		{"p3dn.24xlarge", "V100-SXM2-32GB", 8},
+		{"p6-b300.48xlarge", "B300-269GB", 8},
+		{"g7e.24xlarge", "RTX-PRO-6000-96GB", 4},
+		{"g7.12xlarge", "RTX-PRO-4500-32GB", 2},
 	}
 	for _, c := range cases {
 		m, it, err := ModelForInstanceType(c.it)
@@ -99,6 +153,16 @@ func TestModelForInstanceType(t *testing.T) {
 	}
 	if _, _, err := ModelForInstanceType("m5.large"); err == nil || !strings.Contains(err.Error(), "p4de.24xlarge") {
 		t.Errorf("m5.large: want error listing GPU instance types, got %v", err)
+	}
+}
+
+// Every row of the EC2 table carries a model of the catalog, so no GPU instance type is
+// listed without the GPU it offers.
+func TestEveryInstanceTypeHasAModel(t *testing.T) {
+	for _, it := range ec2InstanceTypes {
+		if _, _, err := ModelForInstanceType(it.Name); err != nil {
+			t.Errorf("%s: %v", it.Name, err)
+		}
 	}
 }
 
@@ -131,8 +195,11 @@ func TestCatalogIntegrity(t *testing.T) {
 		if len(m.MIG) > len(countKey{}) {
 			t.Errorf("%s: %d profiles, countKey holds %d", m.Name, len(m.MIG), len(countKey{}))
 		}
-		if len(m.PCIDeviceIDs) == 0 || m.Balanced == nil {
-			t.Errorf("%s: MIG model without PCI ids or all-balanced", m.Name)
+		if len(m.PCIDeviceIDs) == 0 {
+			t.Errorf("%s: MIG model without PCI ids", m.Name)
+		}
+		if m.Balanced == nil && m.Name != "GB200-189GB" { // see its comment
+			t.Errorf("%s: MIG model without all-balanced", m.Name)
 		}
 		top := m.MIG[len(m.MIG)-1]
 		if top.ComputeSlices != m.ComputeSlices || top.MemorySlices != m.MemorySlices || top.MemoryGB != m.MemoryGB {
@@ -148,8 +215,21 @@ func TestCatalogIntegrity(t *testing.T) {
 				t.Errorf("%s %s: more compute than memory slices", m.Name, p.Name)
 			}
 		}
-		if err := ValidateLayout(m, m.Balanced); err != nil {
+		if err := ValidateLayout(m, m.Balanced); m.Balanced != nil && err != nil {
 			t.Errorf("%s all-balanced: %v", m.Name, err)
+		}
+	}
+}
+
+// Karpenter's instance-gpu-name finds a model carrying it (for a100, v100: the documented one).
+func TestLookupByKarpenterGPUName(t *testing.T) {
+	for _, m := range Models() {
+		if m.KarpenterGPUName == "" {
+			continue
+		}
+		got, err := Lookup(m.KarpenterGPUName)
+		if err != nil || got.KarpenterGPUName != m.KarpenterGPUName {
+			t.Errorf("Lookup(%q) = %v, %v", m.KarpenterGPUName, got, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package gpu
 import (
 	"fmt"
 	"hash/fnv"
+	"regexp"
 	"strings"
 )
 
@@ -10,7 +11,9 @@ import (
 // shipped by the GPU Operator) defines for every MIG GPU. "all-<profile>"
 // names exist for every profile in this catalog, with "+" written "." and
 // the profile's maximum instance count (all-1g.10gb is 7 on A100-80GB and 4
-// on A100-40GB, all-1g.10gb.me is one 1g.10gb+me).
+// on A100-40GB, all-1g.10gb.me is one 1g.10gb+me) unless the model's
+// NamedConfigCounts says otherwise. TestNVIDIADefaultConfig checks all of
+// them against the GPU Operator's default config.
 const (
 	ConfigAllDisabled = "all-disabled"
 	ConfigAllEnabled  = "all-enabled" // MIG on, no instances
@@ -44,8 +47,12 @@ func NamedConfigs(m *Model) []MIGConfig {
 	}
 	out = append(out, MIGConfig{Name: ConfigAllEnabled, Enabled: true, Layout: Layout{}})
 	for _, p := range m.MIG {
+		n := p.MaxInstances
+		if c, ok := m.NamedConfigCounts[p.Name]; ok {
+			n = c
+		}
 		out = append(out, MIGConfig{Name: allPrefix + dotted(p.Name), Enabled: true,
-			Layout: Layout{p.Name: p.MaxInstances}})
+			Layout: Layout{p.Name: n}})
 	}
 	if m.Balanced != nil {
 		out = append(out, MIGConfig{Name: ConfigAllBalanced, Enabled: true, Layout: m.Balanced.normalized()})
@@ -117,25 +124,30 @@ func ConfigName(m *Model, l Layout) (name string, custom bool) {
 }
 
 // parseCustomName reads back a name ConfigName made, e.g.
-// "custom-3g.40gb-x1-1g.10gb-x2", so that an existing node label resolves.
-// Hashed names (for very long layouts) cannot be read back.
+// "custom-3g.40gb-x1-1g.10gb-x2" or "custom-1g.24gb-me-x4", so that an
+// existing node label resolves. Hashed names (for very long layouts) cannot
+// be read back.
 func parseCustomName(s string) (Layout, bool) {
 	rest, ok := strings.CutPrefix(s, customPrefix)
-	parts := strings.Split(rest, "-")
-	if !ok || len(parts)%2 != 0 {
+	if !ok {
 		return nil, false
 	}
 	var spec []string
-	for i := 0; i < len(parts); i += 2 {
-		n, isCount := strings.CutPrefix(parts[i+1], "x")
-		if !isCount {
+	for rest != "" {
+		m := customPart.FindStringSubmatch(rest)
+		if m == nil {
 			return nil, false
 		}
-		spec = append(spec, parts[i]+"="+n)
+		spec = append(spec, m[1]+"="+m[2])
+		rest = strings.TrimPrefix(rest[len(m[0]):], "-")
 	}
 	l, err := ParseLayout(strings.Join(spec, ","))
-	return l, err == nil
+	return l, err == nil && len(spec) > 0
 }
+
+// customPart is one "<profile>-x<count>" of a custom config name; a profile
+// may itself contain "-" ("1g.24gb-me").
+var customPart = regexp.MustCompile(`^([0-9]+g\.[0-9]+gb(?:\.me\.all|\.me|\.gfx|-me)?)-x([0-9]+)(?:-|$)`)
 
 func configNames(m *Model) []string {
 	var out []string

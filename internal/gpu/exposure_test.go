@@ -125,7 +125,7 @@ func TestExposeErrors(t *testing.T) {
 		{"wrong GPU count", NodeSpec{InstanceType: "p4de.24xlarge", GPUsPerNode: 4}, "has 8 GPUs, not 4"},
 		{"no GPUs", NodeSpec{Model: mustModel(t, "l4")}, "at least 1"},
 		{"nothing", NodeSpec{}, "needs a model or an instance type"},
-		{"unknown instance type", NodeSpec{InstanceType: "p3.2xlarge"}, "no GPU model in the catalog"},
+		{"unknown instance type", NodeSpec{InstanceType: "g4ad.xlarge"}, "no GPU model in the catalog"}, // AMD
 	}
 	for _, c := range cases {
 		_, err := Expose(c.spec)

@@ -1,6 +1,13 @@
 package gpu
 
-import "testing"
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // The models' instance types and the EC2 table agree on which GPU each carries, and every row
 // leaves pods less than the instance has.
@@ -44,5 +51,46 @@ func TestInstanceType_PerGPU(t *testing.T) {
 		if cpu, mem := it.PerGPU(); cpu != c.cpu || mem != c.memoryMi {
 			t.Errorf("%s per GPU = %dm, %dMi; want %dm, %dMi", c.name, cpu, mem, c.cpu, c.memoryMi)
 		}
+	}
+}
+
+// NetworkCards agrees with the generated VPC limits of the karpenter-provider-aws module go.mod
+// requires, for every type that file lists, and each type has at least as many cards as EFA
+// interfaces (one EFA interface per card).
+func TestInstanceTypes_networkCardsMatchVPCLimits(t *testing.T) {
+	for _, it := range ec2InstanceTypes {
+		if it.NetworkCards < 1 || it.EFA > it.NetworkCards {
+			t.Errorf("%s: %d network cards for %d EFA interfaces", it.Name, it.NetworkCards, it.EFA)
+		}
+	}
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "github.com/aws/karpenter-provider-aws").Output()
+	if err != nil {
+		t.Skipf("cannot locate the module: %v", err)
+	}
+	src, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(out)), "pkg", "providers", "instancetype", "zz_generated.vpclimits.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := regexp.MustCompile(`(?s)\n\t"([^"]+)": \{(.*?)\n\t\},`)
+	cards := map[string]int{}
+	for _, m := range entry.FindAllStringSubmatch(string(src), -1) {
+		cards[m[1]] = strings.Count(m[2], "\n\t\t\t\tNetworkCardIndex:")
+	}
+	if len(cards) < 100 {
+		t.Fatalf("read only %d instance types from the VPC limits; has the file's layout changed?", len(cards))
+	}
+	checked := 0
+	for _, it := range ec2InstanceTypes {
+		n, ok := cards[it.Name]
+		if !ok {
+			continue // g7 is newer than the module; its row names the later commit
+		}
+		checked++
+		if n != it.NetworkCards {
+			t.Errorf("%s: %d network cards, the VPC limits say %d", it.Name, it.NetworkCards, n)
+		}
+	}
+	if checked < len(ec2InstanceTypes)-6 {
+		t.Errorf("only %d of %d instance types found in the VPC limits", checked, len(ec2InstanceTypes))
 	}
 }

@@ -19,7 +19,8 @@ const (
 	ReasonInvalidCount LayoutErrorReason = "invalid-count"
 	// ReasonTooManyInstances: more instances of a profile than fit alone.
 	ReasonTooManyInstances LayoutErrorReason = "too-many-instances"
-	// ReasonTooManyMediaExtensions: more than one "+me" instance per GPU.
+	// ReasonTooManyMediaExtensions: more than one "+me" or "+me.all" instance
+	// per GPU, or a "+me.all" beside an instance that is not "-me".
 	ReasonTooManyMediaExtensions LayoutErrorReason = "too-many-media-extensions"
 	// ReasonDoesNotFit: no placement gives every instance its own memory slices.
 	ReasonDoesNotFit LayoutErrorReason = "does-not-fit"
@@ -75,6 +76,14 @@ func newFitError(m *Model, l Layout, reason LayoutErrorReason, profile string) *
 		e.Detail = fmt.Sprintf("at most %d %s fit on one GPU (%s)", p.MaxInstances, p.Name, placementPhrase(p))
 	case ReasonTooManyMediaExtensions:
 		e.Detail = "a GPU has room for only one +me (media extension) instance"
+		for _, p := range m.MIG {
+			if p.AllMediaEngines && l[p.Name] > 0 {
+				e.Detail = "a GPU has room for only one +me or +me.all (media extension) instance"
+			}
+		}
+		if profile != "" {
+			e.Detail = profile + " takes all of the GPU's media engines; the other instances must be -me ones"
+		}
 	default:
 		e.Profile, e.Detail = explainNoFit(m, l)
 	}

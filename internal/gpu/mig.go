@@ -62,11 +62,13 @@ func canonicalLayout(m *Model, layout Layout) Layout {
 	return out
 }
 
-// countRule checks the per-profile instance limit and the one-"+me"-per-GPU
-// rule (the GPU has one JPEG/OFA engine set to give a media-extended
-// instance). Placement alone enforces every other limit.
+// countRule checks the per-profile instance limit and the media rules: one
+// "+me" or "+me.all" instance per GPU (the GPU has one set of media
+// extensions to give), and a "+me.all" instance takes every media engine, so
+// it can only share the GPU with "-me" instances (engine counts: MIG user
+// guide, RTX PRO 6000 table). Placement alone enforces every other limit.
 func countRule(m *Model, l Layout) (LayoutErrorReason, string) {
-	me := 0
+	me, all, withEngines := 0, "", 0
 	for _, p := range m.MIG {
 		n := l[p.Name]
 		if n > p.MaxInstances {
@@ -75,9 +77,18 @@ func countRule(m *Model, l Layout) (LayoutErrorReason, string) {
 		if p.MediaExtensions {
 			me += n
 		}
+		if p.AllMediaEngines && n > 0 {
+			all = p.Name
+		}
+		if !p.NoMediaEngines {
+			withEngines += n
+		}
 	}
 	if me > 1 {
 		return ReasonTooManyMediaExtensions, ""
+	}
+	if all != "" && withEngines > 1 {
+		return ReasonTooManyMediaExtensions, all
 	}
 	return "", ""
 }
@@ -234,7 +245,7 @@ func maximal(m *Model, set []Layout) []Layout {
 
 // countKey is a layout as counts in the model's profile order; profiles
 // and counts are few, so a small array serves as a cheap map key.
-type countKey [8]int
+type countKey [16]int
 
 func keyOf(m *Model, l Layout) countKey {
 	var k countKey

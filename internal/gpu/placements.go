@@ -16,7 +16,9 @@ type giPlacement struct {
 	starts []int
 	size   int
 	max    int
-	me     bool
+	// suffix is the profile's attribute as nvidia-smi writes it after "<g>g.<mem>gb": "" for a
+	// plain profile, "+me", "+me.all", "+gfx" or "-me" (see profileSuffixes).
+	suffix string
 }
 
 // sevenSliceGeometry: 7 compute slices, 8 memory slices. Rows in profile-ID
@@ -26,7 +28,7 @@ type giPlacement struct {
 // profiles can never use memory slice 7, and 3g takes 4 memory slices.
 var sevenSliceGeometry = []giPlacement{
 	{id: 19, starts: []int{0, 1, 2, 3, 4, 5, 6}, size: 1, max: 7},
-	{id: 20, starts: []int{0, 1, 2, 3, 4, 5, 6}, size: 1, max: 1, me: true},
+	{id: 20, starts: []int{0, 1, 2, 3, 4, 5, 6}, size: 1, max: 1, suffix: "+me"},
 	{id: 15, starts: []int{0, 2, 4, 6}, size: 2, max: 4},
 	{id: 14, starts: []int{0, 2, 4}, size: 2, max: 3},
 	{id: 9, starts: []int{0, 4}, size: 4, max: 2},
@@ -40,10 +42,31 @@ var sevenSliceGeometry = []giPlacement{
 // A30 table (1g.6gb+me needs R470+, 2g.12gb+me needs R525+).
 var a30Geometry = []giPlacement{
 	{id: 14, starts: []int{0, 1, 2, 3}, size: 1, max: 4},
-	{id: 21, starts: []int{0, 1, 2, 3}, size: 1, max: 1, me: true},
+	{id: 21, starts: []int{0, 1, 2, 3}, size: 1, max: 1, suffix: "+me"},
 	{id: 5, starts: []int{0, 2}, size: 2, max: 2},
-	{id: 6, starts: []int{0, 2}, size: 2, max: 1, me: true},
+	{id: 6, starts: []int{0, 2}, size: 2, max: 1, suffix: "+me"},
 	{id: 0, starts: []int{0}, size: 4, max: 1},
+}
+
+// rtxProBlackwellGeometry: RTX PRO 6000 Blackwell, 4 compute slices on a placement grid of 12
+// units (1g takes 3, 2g 6, 4g all 12). Rows in order 14, 21, 47, 65, 67, 5, 35, 64, 66, 0, 32
+// (1g, 1g+me, 1g+gfx, 1g+me.all, 1g-me, 2g, 2g+gfx, 2g+me.all, 2g-me, 4g, 4g+gfx). Source:
+// `nvidia-smi mig -lgip` and `-lgipp` on an RTX PRO 6000 Blackwell Server Edition (third-party
+// real output; the same IDs and counts in GoogleCloudPlatform/container-engine-accelerators#564
+// and bottlerocket-kernel-kit#300); counts and media engines also in the MIG user guide's
+// "GPU Instance Profiles on RTX PRO 6000" table.
+var rtxProBlackwellGeometry = []giPlacement{
+	{id: 14, starts: []int{0, 3, 6, 9}, size: 3, max: 4},
+	{id: 21, starts: []int{0, 3, 6, 9}, size: 3, max: 1, suffix: "+me"},
+	{id: 47, starts: []int{0, 3, 6, 9}, size: 3, max: 4, suffix: "+gfx"},
+	{id: 65, starts: []int{0, 3, 6, 9}, size: 3, max: 1, suffix: "+me.all"},
+	{id: 67, starts: []int{0, 3, 6, 9}, size: 3, max: 4, suffix: "-me"},
+	{id: 5, starts: []int{0, 6}, size: 6, max: 2},
+	{id: 35, starts: []int{0, 6}, size: 6, max: 2, suffix: "+gfx"},
+	{id: 64, starts: []int{0, 6}, size: 6, max: 1, suffix: "+me.all"},
+	{id: 66, starts: []int{0, 6}, size: 6, max: 2, suffix: "-me"},
+	{id: 0, starts: []int{0}, size: 12, max: 1},
+	{id: 32, starts: []int{0}, size: 12, max: 1, suffix: "+gfx"},
 }
 
 // migProfiles names the rows of a geometry table for one model, in the
@@ -55,8 +78,8 @@ func migProfiles(geometry []giPlacement, names ...string) []Profile {
 	}
 	out := make([]Profile, len(names))
 	for i, row := range geometry {
-		g, gb, me, ok := parseProfileName(names[i])
-		if !ok || me != row.me {
+		g, gb, suffix, ok := parseProfileName(names[i])
+		if !ok || suffix != row.suffix {
 			panic(fmt.Sprintf("gpu catalog: profile name %q does not match placement row %d", names[i], row.id))
 		}
 		out[i] = Profile{
@@ -67,33 +90,60 @@ func migProfiles(geometry []giPlacement, names ...string) []Profile {
 			MemoryGB:        gb,
 			MaxInstances:    row.max,
 			Starts:          row.starts,
-			MediaExtensions: row.me,
+			MediaExtensions: suffix == suffixME || suffix == suffixMEAll,
+			AllMediaEngines: suffix == suffixMEAll,
+			NoMediaEngines:  suffix == suffixNoME,
+			Graphics:        suffix == suffixGfx,
 		}
 	}
 	return out
 }
 
-// parseProfileName splits "<g>g.<mem>gb[+me]" into its parts.
-func parseProfileName(name string) (computeSlices, memoryGB int, me, ok bool) {
-	base, me := strings.CutSuffix(name, "+me")
+// Profile attributes as nvidia-smi writes them after "<g>g.<mem>gb" (MIG user guide, "Profile
+// References"): "+me" adds the GPU's one set of media extensions (OFA), "+me.all" takes every
+// media engine, "-me" has none, "+gfx" adds graphics APIs (RTX PRO Blackwell).
+const (
+	suffixME    = "+me"
+	suffixMEAll = "+me.all"
+	suffixNoME  = "-me"
+	suffixGfx   = "+gfx"
+)
+
+// profileSuffixes, longest first so that "+me.all" is not read as "+me".
+var profileSuffixes = []string{suffixMEAll, suffixME, suffixGfx, suffixNoME}
+
+// parseProfileName splits "<g>g.<mem>gb[suffix]" into its parts.
+func parseProfileName(name string) (computeSlices, memoryGB int, suffix string, ok bool) {
+	base := name
+	for _, sfx := range profileSuffixes {
+		if b, found := strings.CutSuffix(name, sfx); found {
+			base, suffix = b, sfx
+			break
+		}
+	}
 	g, mem, found := strings.Cut(base, "g.")
 	if !found || !strings.HasSuffix(mem, "gb") {
-		return 0, 0, false, false
+		return 0, 0, "", false
 	}
 	c, err1 := strconv.Atoi(g)
 	m, err2 := strconv.Atoi(strings.TrimSuffix(mem, "gb"))
 	if err1 != nil || err2 != nil || c <= 0 || m <= 0 {
-		return 0, 0, false, false
+		return 0, 0, "", false
 	}
-	return c, m, me, true
+	return c, m, suffix, true
 }
 
 // normalizeProfileName accepts the spellings people copy from resource names
-// and mig-parted config names ("1G.10GB.me") and returns nvidia-smi's.
+// and mig-parted config names ("1G.10GB.me", "1g.24gb.me.all") and returns
+// nvidia-smi's.
 func normalizeProfileName(name string) string {
 	n := strings.ToLower(strings.TrimSpace(name))
-	if base, ok := strings.CutSuffix(n, ".me"); ok {
-		n = base + "+me"
+	for _, sfx := range profileSuffixes {
+		if dottedSfx := dotted(sfx); dottedSfx != sfx {
+			if base, ok := strings.CutSuffix(n, dottedSfx); ok {
+				return base + sfx
+			}
+		}
 	}
 	return n
 }

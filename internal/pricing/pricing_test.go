@@ -48,9 +48,11 @@ func TestOnDemand_unknownRegionOrType(t *testing.T) {
 }
 
 // Every GPU instance type of the catalog has a us-east-1 price, but for those EC2 sells in
-// us-east-1 only as capacity blocks.
+// us-east-1 only as capacity blocks (p5e) and those newer than the pinned price table (p6-b300,
+// g7: in Karpenter's instance-type list of 2026-08, not in v1.12.0's prices of 2026-03).
 func TestOnDemand_catalogCoveredInDefaultRegion(t *testing.T) {
-	unpriced := map[string]bool{"p5e.48xlarge": true}
+	unpriced := map[string]bool{"p5e.48xlarge": true, "p6-b300.48xlarge": true,
+		"g7.2xlarge": true, "g7.4xlarge": true, "g7.8xlarge": true, "g7.12xlarge": true, "g7.24xlarge": true, "g7.48xlarge": true}
 	for _, m := range gpu.Models() {
 		for _, it := range m.InstanceTypes {
 			_, err := pricing.OnDemand(pricing.DefaultRegion, it.Name)

@@ -18,8 +18,9 @@ const (
 	taintGPU          = "nvidia.com/gpu"
 )
 
-// migSuffix is a MIG profile at the end of a gpu_type such as "a100-1g.10gb" or "h100-1g.10gb+me".
-var migSuffix = regexp.MustCompile(`^(.+)-(\d+g\.\d+gb(?:[+.]me)?)$`)
+// migSuffix is a MIG profile at the end of a gpu_type such as "a100-1g.10gb", "h100-1g.10gb+me"
+// or "rtx-pro-6000-1g.24gb-me" (attributes: the gpu catalog's profile names).
+var migSuffix = regexp.MustCompile(`^(.+)-(\d+g\.\d+gb(?:[+.]me[+.]all|[+.]me|[+.]gfx|-me)?)$`)
 
 // gpuRequest is what one training pod asks for, resolved through the GPU catalog.
 type gpuRequest struct {

@@ -17,7 +17,11 @@ func TestResolveGPU(t *testing.T) {
 		{"H100", 2, "nvidia.com/gpu", "H100-SXM5-80GB"},
 		{"a100-1g.10gb", 1, "nvidia.com/mig-1g.10gb", "A100-SXM4-80GB"},
 		{"a100-80gb-3g.40gb", 2, "nvidia.com/mig-3g.40gb", "A100-SXM4-80GB"},
-		{"a100-1g.10gb", 56, "nvidia.com/mig-1g.10gb", "A100-SXM4-80GB"}, // 7 per GPU x 8 GPUs
+		{"a100-1g.10gb", 56, "nvidia.com/mig-1g.10gb", "A100-SXM4-80GB"},                  // 7 per GPU x 8 GPUs
+		{"rtx-pro-6000-1g.24gb-me", 32, "nvidia.com/mig-1g.24gb-me", "RTX-PRO-6000-96GB"}, // 4 per GPU x 8 (g7e.48xlarge)
+		{"rtx-pro-6000-2g.48gb+gfx", 1, "nvidia.com/mig-2g.48gb.gfx", "RTX-PRO-6000-96GB"},
+		{"rtx-pro-6000-1g.24gb.me.all", 1, "nvidia.com/mig-1g.24gb.me.all", "RTX-PRO-6000-96GB"},
+		{"b300-1g.34gb+me", 1, "nvidia.com/mig-1g.34gb.me", "B300-269GB"},
 	}
 	for _, tc := range cases {
 		g, attr, err := resolveGPU(tc.gpuType, tc.count)

@@ -69,7 +69,9 @@ func (d *gpuDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				Required: true,
 				MarkdownDescription: "The model, by any name people use, case-insensitively: canonical (`A100-SXM4-80GB`), " +
 					"short (`a100-80gb`, `h100`), the `nvidia.com/gpu.product` label (`NVIDIA-A100-SXM4-80GB`) or the " +
-					"Karpenter `instance-gpu-name`. `a100` means the 80GB model and `h100` the SXM5 one.",
+					"Karpenter `instance-gpu-name`. `a100` means the 80GB model, `h100` the SXM5 one, `v100` the 16GB one " +
+					"and `gb200` `GB200-186GB`, the profile names of production GB200 boards (`GB200-189GB` has those " +
+					"of the first boards, which report the same GPU).",
 			},
 			"canonical_name": computedString("The model's canonical name, e.g. `A100-SXM4-80GB`."),
 			"architecture":   computedString("The GPU architecture, e.g. `Ampere`, `Hopper`, `Blackwell`."),

@@ -2,6 +2,7 @@ package nvidia
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -119,8 +120,9 @@ func migEntryAttributes() map[string]schema.Attribute {
 			ElementType: types.Int64Type,
 			Optional:    true,
 			MarkdownDescription: "MIG instances per GPU: profile, spelled as `nvidia-smi` does (`1g.10gb`, " +
-				"`1g.10gb+me`), to count. The layout is checked at plan time by placement (every instance needs " +
-				"a start slot of its profile with no shared memory slices, at most one `+me`), not by summing " +
+				"`1g.10gb+me`, `1g.24gb+gfx`, `1g.24gb-me`), to count. The layout is checked at plan time by placement " +
+				"(every instance needs a start slot of its profile with no shared memory slices, at most one `+me` or " +
+				"`+me.all`, a `+me.all` only beside `-me` instances), not by summing " +
 				"slices; an error says what does not fit and suggests the nearest valid layouts. Must be empty " +
 				"when `mig_enabled` is false; empty or omitted with `mig_enabled = true` turns MIG on with no " +
 				"instances (like `all-enabled`).",
@@ -235,10 +237,12 @@ func flattenMigEntry(e migPartedEntry, prior migEntryModel) migEntryModel {
 	return out
 }
 
+// sameModel reports whether alias names a model whose device-filter is m's: then the user's
+// spelling stands, also for a model that shares its PCI ids with m (GB200-189GB).
 func sameModel(alias types.String, m *gpu.Model) bool {
 	if alias.IsNull() || alias.IsUnknown() {
 		return false
 	}
 	got, err := gpu.Lookup(alias.ValueString())
-	return err == nil && got == m
+	return err == nil && slices.Equal(got.PCIDeviceIDs, m.PCIDeviceIDs)
 }

@@ -270,7 +270,7 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 			`L4 does not support MIG`,
 		},
 		"unknown gpu": {
-			entry(`{ gpu = "v100", mig_enabled = false }`),
+			entry(`{ gpu = "mi300x", mig_enabled = false }`), // AMD: never in the NVIDIA catalog
 			`Attribute mig_configs\["custom"\]\.entries\[0\]\.gpu: unknown GPU model`,
 		},
 		"duplicate device": {

@@ -110,7 +110,7 @@ func TestMigLayoutDataSource_invalidInputFailsAtPlan(t *testing.T) {
 		"unknown config":     {`gpu = "h100"` + "\n" + `config = "all-2g.12gb"`, `Attribute config: "all-2g.12gb" is not a mig-parted config for`},
 		"no MIG":             {`gpu = "l4"` + "\n" + `config = "all-balanced"`, `L4 does not support MIG`},
 		"single, mixed":      {`gpu = "a100"` + "\n" + `config = "all-balanced"` + "\n" + `strategy = "single"`, `Attribute strategy: MIG config all-balanced mixes profiles`},
-		"unknown gpu":        {`gpu = "v100"` + "\n" + `config = "all-disabled"`, `Attribute gpu: unknown GPU model "v100"`},
+		"unknown gpu":        {`gpu = "mi300x"` + "\n" + `config = "all-disabled"`, `Attribute gpu: unknown GPU model "mi300x"`},
 		"wrong instance":     {`gpu = "h100"` + "\n" + `instance_type = "p4d.24xlarge"` + "\n" + `config = "all-disabled"`, `carries A100-SXM4-40GB,\s+not H100-SXM5-80GB`},
 		"both config kinds":  {`gpu = "h100"` + "\n" + `config = "all-disabled"` + "\n" + `profiles = {}`, `Invalid Attribute Combination`},
 		"instance and count": {`instance_type = "p5.48xlarge"` + "\n" + `gpus_per_node = 8` + "\n" + `config = "all-disabled"`, `cannot be configured together`},
