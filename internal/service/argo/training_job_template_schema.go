@@ -25,7 +25,7 @@ import (
 )
 
 var (
-	capacities = []string{"spot", "on-demand", capacityAny}
+	capacities = []string{"spot", "on-demand", "reserved", capacityAny}
 	envName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	paramName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 	retryType  = map[string]attr.Type{"limit": types.Int64Type, "backoff": types.StringType}
@@ -82,7 +82,7 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"must be a parameter name (a letter, then letters, digits, `_` and `-`)"), stringvalidator.NoneOf(datasetParam))}}
 	attrs["hardware"] = hardwareAttribute()
 	attrs["capacity"] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(capacityAny),
-		MarkdownDescription: "Which nodes may run the trainer: `spot`, `on-demand` or `any` (node selector on `" +
+		MarkdownDescription: "Which nodes may run the trainer: `spot`, `on-demand`, `reserved` (capacity reservations) or `any` (node selector on `" +
 			labelCapacityType + "`, so Kueue only picks flavors that match). Defaults to `any`.",
 		Validators: []validator.String{stringvalidator.OneOf(capacities...)}}
 	attrs["checkpoint"] = checkpointAttribute()

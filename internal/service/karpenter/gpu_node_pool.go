@@ -22,6 +22,7 @@ import (
 
 // Default weights: spot is tried first; on-demand takes what spot cannot get.
 const (
+	defaultReservedWeight = 30
 	defaultSpotWeight     = 20
 	defaultOnDemandWeight = 10
 )
@@ -34,6 +35,7 @@ type gpuNodePoolModel struct {
 	GPU          *gpuModel              `tfsdk:"gpu"`
 	Spot         *spotModel             `tfsdk:"spot"`
 	OnDemand     *capacityModel         `tfsdk:"on_demand"`
+	Reserved     *capacityModel         `tfsdk:"reserved"`
 	MIG          *migModel              `tfsdk:"mig"`
 	TimeSlicing  *timeSlicingModel      `tfsdk:"time_slicing"`
 	NodeLabels   types.Map              `tfsdk:"node_labels"`
@@ -113,7 +115,7 @@ const gpuNodePoolTypeSuffix = "gpu_node_pool"
 
 func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
-		resourcevalidator.AtLeastOneOf(path.MatchRoot("spot"), path.MatchRoot("on_demand")),
+		resourcevalidator.AtLeastOneOf(path.MatchRoot("spot"), path.MatchRoot("on_demand"), path.MatchRoot("reserved")),
 		resourcevalidator.Conflicting(path.MatchRoot("mig"), path.MatchRoot("time_slicing")),
 	}
 }
@@ -121,15 +123,15 @@ func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator 
 func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 	a := schema.SingleNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + map[string]string{"spot": capacitySpot, "on-demand": capacityOnDemand}[kind] +
-			"` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
+		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + kind + "` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
 		Attributes: map[string]schema.Attribute{
 			"max_gpus": schema.Int64Attribute{Required: true,
 				MarkdownDescription: "Most GPUs (`nvidia.com/gpu`, whole GPUs as EC2 counts them) this capacity type may run: the NodePool's `limits`.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
 			"weight": schema.Int64Attribute{Optional: true, Computed: true, Default: int64Default(weight),
 				MarkdownDescription: "NodePool weight, 1-100: Karpenter tries higher weights first. Defaults to " +
-					itoa(weight) + " (spot above on-demand, so spot is used while it lasts and on-demand fills in).",
+					itoa(weight) + " (reserved " + itoa(defaultReservedWeight) + ", spot " + itoa(defaultSpotWeight) + ", on-demand " +
+					itoa(defaultOnDemandWeight) + ": capacity already paid for first, then spot while it lasts, and on-demand fills in).",
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
 			"max_cpu": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "Most CPU the capacity type's nodes may add up to (the NodePool's `limits.cpu`), e.g. `1536`. Omitted: no limit besides `max_gpus`.",
@@ -138,6 +140,17 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 				MarkdownDescription: "Most memory the capacity type's nodes may add up to (the NodePool's `limits.memory`), e.g. `16Ti`. Omitted: no limit besides `max_gpus`.",
 				Validators:          []validator.String{framework.Quantity()}},
 		},
+	}
+	if kind == capacityReserved {
+		a.MarkdownDescription += " Karpenter launches these nodes only into the On-Demand Capacity Reservations and " +
+			"Capacity Blocks for ML that the node class's `capacity_reservation_selector` selects; `max_gpus` should not " +
+			"exceed what they hold."
+		a.Attributes["price_per_hour"] = schema.Float64Attribute{Optional: true,
+			MarkdownDescription: "Price of one reserved instance per hour (USD), for `supplies[\"reserved\"].hourly_price`, e.g. a " +
+				"Capacity Block's. Omitted: the on-demand price (`on_demand.price_per_hour`, else the price table's), which " +
+				"is what an On-Demand Capacity Reservation costs. The instance types must then carry one GPU count.",
+			Validators: []validator.Float64{float64validator.AtLeast(0)}}
+		return a
 	}
 	if kind == capacityOnDemand {
 		a.Attributes["price_per_hour"] = schema.Float64Attribute{Optional: true,
@@ -168,7 +181,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	name.MarkdownDescription += " The names of the pool's objects derive from it, so it is " + poolNameLength{}.Description(ctx) + "."
 	attrs["name"] = name
 	attrs["uid"] = schema.StringAttribute{Computed: true,
-		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, EC2NodeClass copy, NodeOverlays) that exists."}
+		MarkdownDescription: "UID of the first of the pool's objects (on-demand NodePool, spot NodePool, EC2NodeClass copy, reserved NodePool, NodeOverlays) that exists."}
 	attrs["labels"] = withDescription(attrs["labels"], "Labels of the pool's NodePools and NodeOverlay (`metadata.labels`), "+
 		"merged over the provider's `default_labels`. For labels on the nodes, see `node_labels`.")
 	attrs["node_class"] = schema.StringAttribute{Required: true,
@@ -193,6 +206,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		}}
 	attrs["spot"] = capacityAttribute(capacitySpot, defaultSpotWeight)
 	attrs["on_demand"] = capacityAttribute(capacityOnDemand, defaultOnDemandWeight)
+	attrs["reserved"] = capacityAttribute(capacityReserved, defaultReservedWeight)
 	attrs["mig"] = schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Partition the GPUs with MIG: the nodes get the label `nvidia.com/mig.config`, which the GPU " +
 			"Operator's MIG manager applies. Set `profiles` or `config`. Conflicts with `time_slicing`. " +

@@ -35,6 +35,7 @@ func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
 		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
 		copyRef(name), // the node class copy that carries the billing tags
+		{Kind: NodePoolKind, Name: name + "-" + capacityReserved},
 		{Kind: nodeOverlayKind, Name: name},
 	}
 	for _, n := range migGPUCounts {
@@ -95,7 +96,7 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 		t        string
 		m        *capacityModel
 		discount types.Float64
-	}{{capacityOnDemand, m.OnDemand, types.Float64Null()}, {capacitySpot, spot, discount}} {
+	}{{capacityOnDemand, m.OnDemand, types.Float64Null()}, {capacitySpot, spot, discount}, {capacityReserved, m.Reserved, types.Float64Null()}} {
 		if c.m == nil {
 			continue
 		}
@@ -429,6 +430,8 @@ func (m *gpuNodePoolModel) capacity(t string) *capacityModel {
 		return m.OnDemand
 	case t == capacitySpot && m.Spot != nil:
 		return &m.Spot.capacityModel
+	case t == capacityReserved:
+		return m.Reserved
 	}
 	return nil
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot), node class
-// copy (live[2]) and NodeOverlays (the rest). A NodePool deleted outside Terraform drops its
+// Flatten reads the pool back from its NodePools (live[0] on-demand, live[1] spot, live[3]
+// reserved), node class copy (live[2]) and NodeOverlays (the rest), in the order of Refs. A NodePool deleted outside Terraform drops its
 // capacity block, a missing NodeOverlay of a mixed MIG pool drops the mig block, and billing keeps
 // only the keys that are both node labels and tags of the copy, so the plan shows what the apply
 // restores.
@@ -28,7 +28,11 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	}
 	pools := map[string]*karpv1.NodePool{}
 	var first *karpv1.NodePool
-	for i, t := range []string{capacityOnDemand, capacitySpot} {
+	for _, r := range []struct {
+		i int
+		t string
+	}{{0, capacityOnDemand}, {1, capacitySpot}, {3, capacityReserved}} {
+		i, t := r.i, r.t
 		if live[i] == nil {
 			continue
 		}
@@ -47,6 +51,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	}
 	m.OnDemand = flattenCapacity(pools[capacityOnDemand], m.OnDemand)
 	m.Spot = flattenSpot(pools[capacitySpot], m.Spot)
+	m.Reserved = flattenCapacity(pools[capacityReserved], m.Reserved)
 	if first == nil {
 		return diags // only the overlay is left: the plan re-creates the NodePools
 	}

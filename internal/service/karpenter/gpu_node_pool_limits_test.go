@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
@@ -86,6 +88,69 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 					}
 					return nil
 				},
+			},
+		},
+	})
+}
+
+// Reserved capacity: a third NodePool, tried first, priced like on-demand unless told otherwise,
+// and gone again when the pool stops declaring it.
+func TestAccGPUNodePool_reserved(t *testing.T) {
+	name := acctest.Name("acc-pool-reserved")
+	p := providerBlock("")
+	a100 := div(27.44705, 8) // p4de.24xlarge, us-east-1, per GPU
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", karpenter.NodePoolKind),
+		Steps: []resource.TestStep{
+			{
+				Config: poolWithClassConfig(p, name, `capacity_reservation_selector = [{ tags = { purpose = "training" } }]`,
+					`reserved = { max_gpus = 16 }`+"\n"+`on_demand = { max_gpus = 8 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(poolAddr, hourlyPrice("reserved"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"nvidia.com/gpu": knownvalue.Float64Exact(a100)})),
+					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("supplies").AtMapKey("reserved").AtMapKey("node_labels").AtMapKey("karpenter.sh/capacity-type"),
+						knownvalue.StringExact("reserved")),
+				}},
+				Check: func(*terraform.State) error {
+					live := acctest.Get(t, karpenter.NodePoolKind, "", name+"-reserved")
+					for _, c := range []struct {
+						path []string
+						want any
+					}{
+						{[]string{"weight"}, int64(30)},
+						{[]string{"limits"}, map[string]any{"nvidia.com/gpu": "16"}},
+						{[]string{"template", "spec", "requirements"}, []any{
+							map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": []any{"p4de.24xlarge"}},
+							map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"reserved"}}}},
+					} {
+						if got := nested(t, live, append([]string{"spec"}, c.path...)...); !reflect.DeepEqual(got, c.want) {
+							return fmt.Errorf("spec.%v = %#v, want %#v", c.path, got, c.want)
+						}
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:            poolAddr,
+				ImportState:             true,
+				ImportStateId:           name,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
+			},
+			{
+				// A Capacity Block's own price.
+				Config: poolWithClassConfig(p, name, `capacity_reservation_selector = [{ tags = { purpose = "training" } }]`,
+					`reserved = { max_gpus = 16, price_per_hour = 24 }`+"\n"+`on_demand = { max_gpus = 8 }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(poolAddr, hourlyPrice("reserved"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"nvidia.com/gpu": knownvalue.Float64Exact(3)})),
+				}},
+			},
+			{
+				Config: poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`),
+				Check:  func(*terraform.State) error { return gone(t, karpenter.NodePoolKind, name+"-reserved") },
 			},
 		},
 	})

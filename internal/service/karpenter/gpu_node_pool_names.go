@@ -24,7 +24,7 @@ type derivedName struct {
 func derivedNames() []derivedName {
 	const nodeLabel = "is the value of the node label %s, which Kubernetes limits to %d"
 	var out []derivedName
-	for _, t := range []string{capacityOnDemand, capacitySpot} {
+	for _, t := range []string{capacityOnDemand, capacitySpot, capacityReserved} {
 		out = append(out, derivedName{
 			Of:     func(pool string) string { return pool + "-" + t },
 			What:   "the NodePool <name>-" + t,

@@ -16,6 +16,7 @@ import (
 const (
 	capacitySpot     = "spot"
 	capacityOnDemand = "on-demand"
+	capacityReserved = "reserved"
 )
 
 // Labels the pool writes on its nodes (through the NodePool template).
@@ -44,7 +45,7 @@ type poolInput struct {
 }
 
 type capacityInput struct {
-	Type         string // capacitySpot or capacityOnDemand
+	Type         string // capacitySpot, capacityOnDemand or capacityReserved
 	MaxGPUs      int64
 	Weight       int64
 	PricePerHour *float64 // per instance; nil when not set

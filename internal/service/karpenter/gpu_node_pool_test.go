@@ -299,7 +299,7 @@ func TestGPUNodePool_invalidInputFailsAtPlan(t *testing.T) {
 		"layout does not fit":  {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `mig = { profiles = { "3g.40gb" = 2, "2g.20gb" = 1 } }`), `Attribute mig.profiles:`},
 		"other model's type":   {func(p string) string { return poolConfigTypes(p, `["p5.48xlarge"]`) }, `p5.48xlarge carries\s+H100`},
 		"mig and time slicing": {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `mig = { config = "all-1g.10gb" }` + "\n" + `time_slicing = { replicas = 4 }`), `(?s)mig.*time_slicing`},
-		"no capacity":          {cfg(`mig = { config = "all-1g.10gb" }`), `At least one of these attributes must be configured:\s+\[spot,on_demand\]`},
+		"no capacity":          {cfg(`mig = { config = "all-1g.10gb" }`), `At least one of these attributes must be configured:\s+\[spot,on_demand,reserved\]`},
 		"unknown model":        {func(p string) string { return poolConfigModel(p, "z100") }, `Attribute gpu.model:`},
 		"profiles and config":  {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `mig = { config = "all-1g.10gb", profiles = { "1g.10gb" = 7 } }`), `Invalid Attribute Combination`},
 		"replicas below two":   {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `time_slicing = { replicas = 1 }`), `at least 2`},

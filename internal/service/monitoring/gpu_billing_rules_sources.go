@@ -25,12 +25,12 @@ const (
 // (sigs.k8s.io/karpenter pkg/apis/v1 labels.go), and by mlplatform_gpu_node_pool.
 const (
 	nodeLabelNodePool     = "karpenter.sh/nodepool"      // <pool>-<capacity type>
-	nodeLabelCapacityType = "karpenter.sh/capacity-type" // spot, on-demand
+	nodeLabelCapacityType = "karpenter.sh/capacity-type" // spot, on-demand, reserved
 	nodeLabelGPU          = "mlplatform.io/gpu"          // the GPU model, lower case
 )
 
 // Capacity types as karpenter.sh/capacity-type spells them.
-var capacityTypes = []string{"spot", "on-demand"}
+var capacityTypes = []string{"spot", "on-demand", "reserved"}
 
 // ksmInvalidLabelChar and ksmSnake are kube-state-metrics' internal/store/utils.go
 // (invalidLabelCharRE, matchAllCap): an object label key becomes "label_" + the key with every
