@@ -128,7 +128,7 @@ func restoreCRDs(t *testing.T, removed []*unstructured.Unstructured) {
 		err := wait.PollUntilContextTimeout(ctx, 250*time.Millisecond, time.Minute, true, func(ctx context.Context) (bool, error) {
 			obj, err := client.Get(ctx, crd.GetName(), metav1.GetOptions{})
 			if err != nil {
-				return false, nil
+				return false, err
 			}
 			conditions, _, _ := unstructured.NestedSlice(obj.Object, "status", "conditions")
 			for _, c := range conditions {

@@ -4,18 +4,31 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
 // For six seconds the proxy answers 429 (Retry-After: 1), then 503 (Retry-After: 1), then resets
-// connections, two seconds each, and delays every request by 100 ms throughout: the apply of 20
-// objects succeeds once the faults stop, every retry after a 429 or 503 waited for the
-// Retry-After, and resets of reads and of server-side applies were retried.
+// connections, two seconds each; it resets the first server-side apply of every object whenever
+// it comes, and delays every request by 100 ms throughout: the apply of 20 objects (10
+// ResourceFlavors, 10 ClusterQueues) succeeds once the faults stop, every retry after a 429 or 503
+// waited for the Retry-After, and reset reads and writes were sent again.
 func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 	requireCluster(t)
 	prefix := prefixFor("proxy")
-	proxy := newFaultProxy(t, 100*time.Millisecond, func(_ *http.Request, since time.Duration) *fault {
+	var mu sync.Mutex
+	patchesReset := map[string]bool{}
+	proxy := newFaultProxy(t, 100*time.Millisecond, func(r *http.Request, since time.Duration) *fault {
+		if r.Method == http.MethodPatch {
+			// The first server-side apply of each object loses its connection, whenever it comes.
+			mu.Lock()
+			defer mu.Unlock()
+			if !patchesReset[r.URL.Path] {
+				patchesReset[r.URL.Path] = true
+				return &fault{reset: true}
+			}
+		}
 		switch {
 		case since < 2*time.Second:
 			return &fault{status: http.StatusTooManyRequests, retryAfter: 1}
@@ -62,14 +75,20 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 	if counts[http.StatusTooManyRequests] == 0 || counts[http.StatusServiceUnavailable] == 0 || counts[0] == 0 || resetThenPassed == 0 {
 		t.Errorf("not every fault was met and survived: %v, %d resets then passed", counts, resetThenPassed)
 	}
-	writesReset := false
+	// Every object's first write was reset, and every object was written.
+	written := map[string]bool{}
 	for _, e := range events {
-		if !e.passed && e.status == 0 && strings.HasPrefix(e.key, "PATCH ") {
-			writesReset = true
+		if e.passed && e.status == http.StatusOK && strings.HasPrefix(e.key, "PATCH ") {
+			written[strings.TrimPrefix(e.key, "PATCH ")] = true
 		}
 	}
-	if !writesReset {
-		t.Log("no server-side apply met a reset in this run (only reads did)")
+	if len(patchesReset) != 20 || len(written) != 20 {
+		t.Errorf("%d objects' first write was reset and %d objects were written; want 20 of each", len(patchesReset), len(written))
+	}
+	for p := range patchesReset {
+		if !written[p] {
+			t.Errorf("the write of %s was reset and never retried", p)
+		}
 	}
 	if out, _, err := ws.run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
 		t.Fatalf("after the apply, the plan is not empty: %v\n%s", err, out)
