@@ -30,8 +30,9 @@ const (
 // retryTransport retries what client-go leaves to the caller, in one place for every call the
 // provider makes (reads, applies, deletes, discovery):
 //   - an answer with Retry-After (429 from API Priority and Fairness, 503 from a server shutting
-//     down or a load balancer, any 5xx): after the time the server asks for. client-go retries
-//     these too, but at most 10 times and regardless of how long the operation may take;
+//     down or a load balancer, any 5xx): after the time the server asks for, or the backoff if
+//     longer. client-go retries these too, but at most 10 times and regardless of how long the
+//     operation may take;
 //   - a connection reset or cut short, for requests that may safely be sent twice (GET, DELETE,
 //     PUT, and server-side apply, which is idempotent; client-go retries only GET);
 //   - a connection refused once the server has answered this provider before (an API server
@@ -132,7 +133,9 @@ func (t retryTransport) retryable(req *http.Request, resp *http.Response, err er
 	if !ok || (req.Body != nil && req.GetBody == nil) {
 		return 0, "", false
 	}
-	return after, fmt.Sprintf("answer: %s (Retry-After: %s)", resp.Status, resp.Header.Get("Retry-After")), true
+	// At least what the server asks for, and no less than the backoff: a server answering
+	// Retry-After: 0 to each attempt is not asked again at once, time after time.
+	return max(after, backoff(attempt)), fmt.Sprintf("answer: %s (Retry-After: %s)", resp.Status, resp.Header.Get("Retry-After")), true
 }
 
 // idempotent is a request that has the same effect sent twice as once.

@@ -40,11 +40,12 @@ func TestRetryable(t *testing.T) {
 		resp     *http.Response
 		err      error
 		retry    bool
-		wait     time.Duration // exact for Retry-After; the backoff's least otherwise
+		wait     time.Duration // the least wait: Retry-After, or the first backoff
 	}{
 		{"429 with Retry-After", true, apply, answer(429, "3"), nil, true, 3 * time.Second},
 		{"503 with Retry-After", true, get, answer(503, "1"), nil, true, time.Second},
 		{"500 with Retry-After", true, get, answer(500, "2"), nil, true, 2 * time.Second},
+		{"Retry-After: 0 waits the backoff", true, get, answer(429, "0"), nil, true, backoffBase},
 		{"503 without Retry-After is final", true, get, answer(503, ""), nil, false, 0},
 		{"403 is final", true, apply, answer(403, "1"), nil, false, 0},
 		{"404 is an answer", true, get, answer(404, ""), nil, false, 0},
@@ -62,7 +63,7 @@ func TestRetryable(t *testing.T) {
 			if retry != tc.retry {
 				t.Fatalf("retry = %v (%s); want %v", retry, why, tc.retry)
 			}
-			if retry && (wait < tc.wait || (tc.resp != nil && wait != tc.wait) || why == "") {
+			if retry && (wait < tc.wait || wait > max(tc.wait, backoffBase+backoffBase/4) || why == "") {
 				t.Errorf("wait %s (%s); want %s", wait, why, tc.wait)
 			}
 		})
