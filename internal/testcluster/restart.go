@@ -14,12 +14,18 @@ func (c *Cluster) StopAPIServer() error {
 	if err := c.env.ControlPlane.APIServer.Stop(); err != nil {
 		return fmt.Errorf("stopping the kube-apiserver: %w", err)
 	}
+	c.apiServerStopped = true
 	return nil
 }
 
-// StartAPIServer starts the kube-apiserver StopAPIServer stopped and waits until it is healthy.
-// Its output goes to apiserver.log in the cluster's directory.
+// StartAPIServer starts the kube-apiserver StopAPIServer stopped and waits until it is healthy;
+// it does nothing when the apiserver runs (a second start would lose the handle of the running
+// process, which Stop then could not stop). Its output goes to apiserver.log in the cluster's
+// directory.
 func (c *Cluster) StartAPIServer() error {
+	if !c.apiServerStopped {
+		return nil
+	}
 	s := c.env.ControlPlane.APIServer
 	log, err := os.OpenFile(filepath.Join(c.dir, "apiserver.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
@@ -30,5 +36,6 @@ func (c *Cluster) StartAPIServer() error {
 	if err := s.Start(); err != nil {
 		return fmt.Errorf("starting the kube-apiserver again (its log: %s): %w", log.Name(), err)
 	}
+	c.apiServerStopped = false
 	return nil
 }

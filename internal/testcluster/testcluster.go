@@ -26,6 +26,8 @@ type Cluster struct {
 	kueue       *kueueManager
 	argo        *argoController
 	dir         string
+	// apiServerStopped is true between StopAPIServer and StartAPIServer.
+	apiServerStopped bool
 	// Config is an admin (system:masters) client configuration.
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
@@ -104,9 +106,11 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 			APIServer: &envtest.APIServer{Path: apiserver, CertDir: certDir},
 			Etcd:      &envtest.Etcd{Path: etcd},
 		},
-		// For etcd and the apiserver: envtest sets both components' timeouts from this one (20s
-		// unless set), whatever they say themselves; a busy 2-core machine needs more.
+		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
+		// unless set), whatever they say themselves; a busy 2-core machine needs more, and an
+		// apiserver that does not stop in time is left running.
 		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  time.Minute,
 		CRDInstallOptions: envtest.CRDInstallOptions{
 			Paths:              crdDirs,
 			CRDs:               karpenterCRDs(),
