@@ -53,6 +53,8 @@ func (c *Client) connect() error {
 		cfg = rest.CopyConfig(cfg)
 		cfg.UserAgent = "terraform-provider-mlplatform"
 		cfg.Wrap(logRequests)
+		// Outside the logging, so that each attempt is logged.
+		cfg.Wrap(retrying)
 		// Terraform refreshes and applies many objects in parallel; client-go's default of 5 QPS
 		// would serialise them behind its rate limiter.
 		cfg.QPS, cfg.Burst = 100, 200

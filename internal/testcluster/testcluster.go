@@ -25,6 +25,9 @@ type Cluster struct {
 	controllers *controllerManager
 	kueue       *kueueManager
 	argo        *argoController
+	dir         string
+	// apiServerStopped is true between StopAPIServer and StartAPIServer.
+	apiServerStopped bool
 	// Config is an admin (system:masters) client configuration.
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
@@ -91,11 +94,23 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A certificate directory of its own (not one envtest makes and forgets on stop) keeps the
+	// serving and service-account keys, so RestartAPIServer starts an apiserver that every client
+	// and token still trusts.
+	certDir := filepath.Join(dir, "apiserver")
+	if err := os.MkdirAll(certDir, 0o700); err != nil {
+		return nil, err
+	}
 	env := &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{
-			APIServer: &envtest.APIServer{Path: apiserver, StartTimeout: 2 * time.Minute},
-			Etcd:      &envtest.Etcd{Path: etcd, StartTimeout: time.Minute},
+			APIServer: &envtest.APIServer{Path: apiserver, CertDir: certDir},
+			Etcd:      &envtest.Etcd{Path: etcd},
 		},
+		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
+		// unless set), whatever they say themselves; a busy 2-core machine needs more, and an
+		// apiserver that does not stop in time is left running.
+		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  time.Minute,
 		CRDInstallOptions: envtest.CRDInstallOptions{
 			Paths:              crdDirs,
 			CRDs:               karpenterCRDs(),
@@ -107,7 +122,7 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if _, err := env.Start(); err != nil {
 		return nil, fmt.Errorf("starting the local control plane: %w", err)
 	}
-	c := &Cluster{env: env}
+	c := &Cluster{env: env, dir: dir}
 	admin, err := env.AddUser(envtest.User{Name: "mlplatform-admin", Groups: []string{"system:masters"}}, nil)
 	if err == nil {
 		c.Config = admin.Config()

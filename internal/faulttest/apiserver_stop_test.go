@@ -1,0 +1,142 @@
+package faulttest
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stopTimeout is each resource's create and delete timeout in the stop tests: while the API
+// server is down the provider retries (connection refused, after it answered before) until then.
+const stopTimeout = "5s"
+
+// The API server stops in the middle of an apply of W100 (50 ResourceFlavors + 50 ClusterQueues)
+// and stays down until the apply has failed: every resource that could not be written fails
+// with an error naming its object and the fault, after retrying until its timeout; the state
+// keeps every object that was written, and once the API server is back on the same etcd data, a
+// second apply converges with every object created once and none lost. Then the same for a
+// destroy.
+func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
+	requireOwnCluster(t)
+	prefix := prefixFor("stop")
+	ws := newWorkspace(t, queuesConfig(prefix, 50, stopTimeout))
+	t.Cleanup(func() { _ = own.StartAPIServer() }) // a failed test leaves it running for the next
+
+	// Apply, stopped once 30 of the 100 objects exist.
+	written := stopWhen(t, ws, prefix, "apply", func() bool { return countQueues(prefix) >= 30 })
+	if len(written) == 0 || len(written) == 100 {
+		t.Fatalf("the API server stopped with %d of 100 objects written; want some but not all", len(written))
+	}
+	st := byName(t, ws.state(t))
+	for name := range written {
+		if _, ok := st[name]; !ok {
+			t.Errorf("%s was written but is not in the state: the next apply would refuse it as someone else's", name)
+		}
+	}
+	for name, e := range st {
+		if uid, ok := written[name]; !ok || uid != e.UID {
+			t.Errorf("the state holds %s (%s, uid %s), which the cluster does not (uid %q)", name, e.Address, e.UID, uid)
+		}
+	}
+	t.Logf("%d objects written before the stop, %d in the state", len(written), len(st))
+
+	// The rerun converges: all 100, each written object kept (same UID: not created twice).
+	ws.must(t, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+	live := liveQueues(t, prefix)
+	st = byName(t, ws.state(t))
+	if len(live) != 100 || len(st) != 100 {
+		t.Fatalf("after the rerun: %d objects in the cluster and %d in the state; want 100 of each", len(live), len(st))
+	}
+	for name, uid := range written {
+		if live[name] != uid {
+			t.Errorf("%s was replaced by the rerun (uid %s, now %s)", name, uid, live[name])
+		}
+	}
+	for name, e := range st {
+		if e.UID != live[name] || e.Tainted {
+			t.Errorf("%s: state uid %s (tainted %v), cluster uid %s", name, e.UID, e.Tainted, live[name])
+		}
+	}
+	if out, _, err := ws.run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
+		t.Fatalf("after the rerun, the plan is not empty: %v\n%s", err, out)
+	}
+
+	// Destroy, stopped once 40 objects are gone.
+	left := stopWhen(t, ws, prefix, "destroy", func() bool { n := countQueues(prefix); return n >= 0 && n <= 60 })
+	if len(left) == 0 || len(left) == 100 {
+		t.Fatalf("the API server stopped with %d of 100 objects left; want some but not all", len(left))
+	}
+	st = byName(t, ws.state(t))
+	for name := range left {
+		if _, ok := st[name]; !ok {
+			t.Errorf("%s is still in the cluster but was dropped from the state: nothing would delete it", name)
+		}
+	}
+	t.Logf("%d objects left after the stop, %d in the state", len(left), len(st))
+	ws.must(t, "destroy", "-auto-approve", "-input=false", "-parallelism=10")
+	if live := liveQueues(t, prefix); len(live) != 0 {
+		t.Errorf("after the second destroy, %d objects are left: %v", len(live), live)
+	}
+	if st := ws.state(t); len(st) != 0 {
+		t.Errorf("after the second destroy, the state holds %d resources", len(st))
+	}
+}
+
+// faultError is what an error of a resource that met the stopped API server says: which object,
+// and that the server kept refusing until the resource's timeout.
+var faultError = regexp.MustCompile(`Error: (Applying|Deleting|Reading) (ResourceFlavor|ClusterQueue) \S+`)
+
+// stopWhen runs `command -auto-approve` in ws, stops the API server once ready reports true,
+// waits for the command to fail, checks its errors, starts the API server again, and returns the
+// objects of prefix then in the cluster (name to UID).
+func stopWhen(t *testing.T, ws *workspace, prefix, command string, ready func() bool) map[string]string {
+	t.Helper()
+	done, wait := ws.background(t, command, "-auto-approve", "-input=false", "-parallelism=10")
+	start := time.Now()
+	for !ready() {
+		select {
+		case <-done:
+			out, err := wait()
+			t.Fatalf("%s ended (%v) before the API server was stopped:\n%s", command, err, out)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	if err := own.StopAPIServer(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := time.Now()
+	t.Logf("%s: API server stopped after %s", command, stopped.Sub(start).Round(100*time.Millisecond))
+	out, err := wait()
+	t.Logf("%s failed %s after the stop", command, time.Since(stopped).Round(100*time.Millisecond))
+	if err == nil {
+		t.Fatalf("%s succeeded with the API server stopped:\n%s", command, out)
+	}
+	errs := faultError.FindAllString(out, -1)
+	if len(errs) == 0 {
+		t.Fatalf("%s failed without an error naming an object:\n%s", command, out)
+	}
+	flat := strings.Join(strings.Fields(out), " ") // the CLI wraps long lines
+	if !strings.Contains(flat, "until the resource's timeout") || !strings.Contains(flat, "connection refused") {
+		t.Errorf("%s's errors do not say that the API server refused connections until the timeout:\n%s", command, out)
+	}
+	t.Logf("%d errors, e.g. %s", len(errs), excerpt(out, errs[0]))
+	if err := own.StartAPIServer(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("API server started again")
+	return liveQueues(t, prefix)
+}
+
+// excerpt is the diagnostic of out that starts with first, up to its end.
+func excerpt(out, first string) string {
+	i := strings.Index(out, first)
+	if i < 0 {
+		return first
+	}
+	s := out[i:]
+	if j := strings.Index(s[1:], "Error:"); j >= 0 {
+		s = s[:j+1]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
