@@ -10,15 +10,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 var quotaPath = path.Root("resource_group").AtListIndex(0).AtName("flavor").AtListIndex(0).
 	AtName("resource").AtListIndex(0).AtName("nominal_quota")
 
-func validQuantity(t *testing.T, v validator.String, s string) bool {
+// validQuantity runs an attribute's validators on s, as the framework does.
+func validQuantity(t *testing.T, validators []validator.String, s string) bool {
 	t.Helper()
 	var resp validator.StringResponse
-	v.ValidateString(context.Background(), validator.StringRequest{Path: quotaPath, ConfigValue: types.StringValue(s)}, &resp)
+	for _, v := range validators {
+		v.ValidateString(context.Background(), validator.StringRequest{Path: quotaPath, ConfigValue: types.StringValue(s)}, &resp)
+	}
 	for _, d := range resp.Diagnostics {
 		wp, ok := d.(diag.DiagnosticWithPath)
 		if !ok || !wp.Path().Equal(quotaPath) || !strings.Contains(d.Detail(), quotaPath.String()) {
@@ -37,7 +42,7 @@ func FuzzQuantity(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, v := range []validator.String{quantity(), fairSharingWeight()} {
+		for _, v := range [][]validator.String{{framework.Quantity()}, fairSharingWeight()} {
 			if !validQuantity(t, v, s) {
 				continue
 			}
