@@ -4,7 +4,7 @@
 
 locals {
   # A pool's capacity-type attribute and the Karpenter capacity type it runs.
-  capacity_types = { on_demand = "on-demand", spot = "spot" }
+  capacity_types = { reserved = "reserved", on_demand = "on-demand", spot = "spot" }
 
   # One Kueue ResourceFlavor per pool and capacity type it runs, named "<pool>-<capacity type>".
   flavors = merge([for p, pool in var.gpu_pools : {
@@ -17,16 +17,16 @@ locals {
   }]...)
 
   # The order in which every queue lists the flavors, which is the order Kueue tries them in:
-  # pools by key, on-demand before spot.
+  # pools by key, reserved (already paid for) before on-demand before spot.
   flavor_order = flatten([for p in sort(keys(var.gpu_pools)) : [
-    for attr in ["on_demand", "spot"] : "${p}-${local.capacity_types[attr]}" if var.gpu_pools[p][attr] != null
+    for attr in ["reserved", "on_demand", "spot"] : "${p}-${local.capacity_types[attr]}" if var.gpu_pools[p][attr] != null
   ]])
 
   # What one GPU of each pool exposes, e.g. { "nvidia.com/mig-1g.10gb" = 7 } under all-1g.10gb,
   # from the pool's supplies. Both capacity types expose the same per GPU, so the first the pool
   # runs is read, with the CPU (millicores) and memory (MiB) one GPU's share of a node offers pods.
   pool_supply = { for p, pool in var.gpu_pools :
-    p => mlplatform_gpu_node_pool.this[p].supplies[pool.on_demand != null ? "on-demand" : "spot"]
+    p => mlplatform_gpu_node_pool.this[p].supplies[[for a in ["reserved", "on_demand", "spot"] : local.capacity_types[a] if pool[a] != null][0]]
   }
   units_per_gpu = { for p, s in local.pool_supply : p => s.per_gpu }
 

@@ -22,6 +22,9 @@ resource "mlplatform_node_class" "this" {
     volume_type = var.node_class.root_volume_type
   }]
 
+  capacity_reservation_selector = var.node_class.capacity_reservations
+  instance_store_policy         = var.node_class.instance_store_policy
+
   billing = length(var.node_class.billing) > 0 ? var.node_class.billing : null
   tags    = length(var.node_class.tags) > 0 ? var.node_class.tags : null
 }
@@ -35,14 +38,16 @@ resource "mlplatform_gpu_node_pool" "this" {
     model          = each.value.model
     instance_types = each.value.instance_types
   }
-  mig          = each.value.mig
-  time_slicing = each.value.time_slicing_replicas == null ? null : { replicas = each.value.time_slicing_replicas }
-  on_demand    = each.value.on_demand
-  spot         = each.value.spot
-  disruption   = each.value.disruption
-  expire_after = each.value.expire_after
-  node_labels  = each.value.node_labels
-  billing      = each.value.billing
+  mig                      = each.value.mig
+  time_slicing             = each.value.time_slicing_replicas == null ? null : { replicas = each.value.time_slicing_replicas }
+  on_demand                = each.value.on_demand
+  spot                     = each.value.spot
+  reserved                 = each.value.reserved
+  disruption               = each.value.disruption
+  termination_grace_period = each.value.termination_grace_period
+  expire_after             = each.value.expire_after
+  node_labels              = each.value.node_labels
+  billing                  = each.value.billing
 }
 
 # --- Kueue: flavors, cohort, a ClusterQueue per team, priority classes ------------------------

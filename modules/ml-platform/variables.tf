@@ -24,6 +24,13 @@ variable "node_class" {
     root_device_name = optional(string, "/dev/xvda")
     billing          = optional(map(string), {})
     tags             = optional(map(string), {})
+    capacity_reservations = optional(list(object({
+      id                      = optional(string)
+      tags                    = optional(map(string))
+      owner_id                = optional(string)
+      instance_match_criteria = optional(string)
+    })))
+    instance_store_policy = optional(string)
   })
   default     = {}
   description = <<-EOT
@@ -34,7 +41,9 @@ variable "node_class" {
     selects subnets and security groups (default `karpenter.sh/discovery`); the root volume
     (`root_volume_size`, default `500Gi` for large training images, `root_volume_type` `gp3`,
     `root_device_name` `/dev/xvda` as on AL2023); `billing` tags (team, project, cost centre) and
-    other EC2 `tags`.
+    other EC2 `tags`; `capacity_reservations`, selector terms of the capacity reservations and
+    Capacity Blocks that pools' `reserved` capacity launches into; `instance_store_policy`
+    (`RAID0`: the local NVMe disks hold images and ephemeral storage).
   EOT
 
   validation {
@@ -65,6 +74,12 @@ variable "gpu_pools" {
       discount       = optional(number)
       weight         = optional(number)
     }))
+    reserved = optional(object({
+      max_gpus       = number
+      price_per_hour = optional(number)
+      weight         = optional(number)
+    }))
+    termination_grace_period = optional(string)
     disruption = optional(object({
       consolidation_policy = optional(string, "WhenEmpty")
       consolidate_after    = optional(string, "10m")
@@ -81,17 +96,19 @@ variable "gpu_pools" {
   description = <<-EOT
     The GPU node pools (`mlplatform_gpu_node_pool`, Karpenter NodePools), keyed by a short name
     that teams' quotas refer to. Each pool's capacity types become Kueue ResourceFlavors named
-    `<key>-on-demand` and `<key>-spot`, tried by every queue in the order of the keys (sorted),
-    on-demand before spot.
-    - `name`: base name of the pool's Karpenter objects (`<name>-on-demand`, `<name>-spot`);
-      defaults to the key.
+    `<key>-reserved`, `<key>-on-demand` and `<key>-spot`, tried by every queue in the order of the
+    keys (sorted), reserved before on-demand before spot.
+    - `name`: base name of the pool's Karpenter objects (`<name>-on-demand`, `<name>-spot`,
+      `<name>-reserved`); defaults to the key.
     - `model` (e.g. `a100-80gb`, `h100`) and `instance_types` (default: every EC2 type of the model).
     - `mig` (`config` such as `all-1g.10gb`, or `profiles`; `strategy` `mixed` or `single`) or
       `time_slicing_replicas`: how a GPU is shared. A team's quota stays in whole GPUs; the module
       turns it into the MIG instances or replicas one GPU gives.
-    - `on_demand` and `spot`: `max_gpus` (whole GPUs, the NodePool's limit), prices
-      (`price_per_hour` per instance, or spot's `discount` off on-demand) and `weight`.
-      At least one of them.
+    - `on_demand`, `spot` and `reserved` (capacity reservations and Capacity Blocks for ML that
+      `node_class.capacity_reservation_selector` selects): `max_gpus` (whole GPUs, the NodePool's
+      limit), prices (`price_per_hour` per instance, or spot's `discount` off on-demand; reserved
+      defaults to the on-demand price) and `weight`. At least one of them.
+    - `termination_grace_period`: how long a drained node waits for its runs, e.g. `24h`.
     - `disruption`: defaults to `WhenEmpty` after `10m`, so Karpenter never moves running training.
     - `node_labels`, `billing` (node labels and EC2 tags), `expire_after`.
   EOT
@@ -105,14 +122,14 @@ variable "gpu_pools" {
     error_message = "gpu_pools: keys name Kueue flavors (<key>-on-demand): use 1 to 42 lower-case letters, digits and '-', starting and ending with a letter or digit. Wrong: ${join(", ", [for k, _ in var.gpu_pools : k if !can(regex("^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$", k))])}."
   }
   validation {
-    condition     = alltrue([for p in var.gpu_pools : p.on_demand != null || p.spot != null])
-    error_message = "gpu_pools: each pool needs on_demand or spot (or both) with max_gpus. Missing in: ${join(", ", [for k, p in var.gpu_pools : k if p.on_demand == null && p.spot == null])}."
+    condition     = alltrue([for p in var.gpu_pools : p.on_demand != null || p.spot != null || p.reserved != null])
+    error_message = "gpu_pools: each pool needs on_demand, spot or reserved (any of them) with max_gpus. Missing in: ${join(", ", [for k, p in var.gpu_pools : k if p.on_demand == null && p.spot == null && p.reserved == null])}."
   }
   validation {
     condition = alltrue(flatten([for p in var.gpu_pools : [
-      for c in [p.on_demand, p.spot] : c == null ? true : (c.max_gpus >= 1 && floor(c.max_gpus) == c.max_gpus)
+      for c in [p.on_demand, p.spot, p.reserved] : c == null ? true : (c.max_gpus >= 1 && floor(c.max_gpus) == c.max_gpus)
     ]]))
-    error_message = "gpu_pools: max_gpus is a whole number of GPUs, at least 1 (leave a capacity type out to run none). Wrong in: ${join(", ", [for k, p in var.gpu_pools : k if anytrue([for c in [p.on_demand, p.spot] : c == null ? false : (c.max_gpus < 1 || floor(c.max_gpus) != c.max_gpus)])])}."
+    error_message = "gpu_pools: max_gpus is a whole number of GPUs, at least 1 (leave a capacity type out to run none). Wrong in: ${join(", ", [for k, p in var.gpu_pools : k if anytrue([for c in [p.on_demand, p.spot, p.reserved] : c == null ? false : (c.max_gpus < 1 || floor(c.max_gpus) != c.max_gpus)])])}."
   }
   validation {
     condition     = alltrue([for p in var.gpu_pools : !(p.mig != null && p.time_slicing_replicas != null)])
@@ -135,6 +152,7 @@ variable "teams" {
     gpus = optional(map(object({
       on_demand       = optional(number, 0)
       spot            = optional(number, 0)
+      reserved        = optional(number, 0)
       borrowing_limit = optional(number)
       lending_limit   = optional(number)
     })), {})
@@ -200,7 +218,7 @@ variable "teams" {
     `["training"]`) feeding its ClusterQueue, access for `member_groups` and `member_users`, its
     `cost_centre` on everything it runs, and an admission policy requiring `project_label` on
     every pod (`require_project_label`, default true).
-    - `gpus`: per pool key, the team's quota in whole GPUs: `on_demand` and `spot`, and
+    - `gpus`: per pool key, the team's quota in whole GPUs: `on_demand`, `spot` and `reserved`, and
       `borrowing_limit` (most GPUs it may borrow from the other teams, per capacity type; unset:
       no limit) and `lending_limit` (most of its idle GPUs the others may borrow; unset: all).
       The module turns GPUs into what one GPU of the pool gives (7 `nvidia.com/mig-1g.10gb` under
@@ -223,9 +241,9 @@ variable "teams" {
   }
   validation {
     condition = alltrue(flatten([for t in var.teams : [for q in t.gpus : [
-      for n in [q.on_demand, q.spot, q.borrowing_limit, q.lending_limit] : n == null ? true : (n >= 0 && floor(n) == n)
+      for n in [q.on_demand, q.spot, q.reserved, q.borrowing_limit, q.lending_limit] : n == null ? true : (n >= 0 && floor(n) == n)
     ]]]))
-    error_message = "teams: gpus quotas and limits are whole GPUs, 0 or more (the module turns them into MIG instances, CPU and memory). Wrong in: ${join(", ", flatten([for k, t in var.teams : [for p, q in t.gpus : "teams.${k}.gpus.${p}" if anytrue([for n in [q.on_demand, q.spot, q.borrowing_limit, q.lending_limit] : n == null ? false : (n < 0 || floor(n) != n)])]]))}."
+    error_message = "teams: gpus quotas and limits are whole GPUs, 0 or more (the module turns them into MIG instances, CPU and memory). Wrong in: ${join(", ", flatten([for k, t in var.teams : [for p, q in t.gpus : "teams.${k}.gpus.${p}" if anytrue([for n in [q.on_demand, q.spot, q.reserved, q.borrowing_limit, q.lending_limit] : n == null ? false : (n < 0 || floor(n) != n)])]]))}."
   }
   validation {
     condition     = alltrue([for t in var.teams : length(t.local_queues) > 0])

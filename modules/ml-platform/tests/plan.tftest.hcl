@@ -165,6 +165,34 @@ run "unpriced_spot_is_listed" {
   }
 }
 
+# Reserved capacity (capacity reservations, Capacity Blocks) is tried first and priced at its own
+# price: 16 reserved H100s at 64 USD per p5.48xlarge (8 each) and 4 on-demand at 80.
+run "reserved_capacity_first" {
+  command = plan
+  variables {
+    node_class = { capacity_reservations = [{ tags = { purpose = "training" } }] }
+    gpu_pools = {
+      h100 = {
+        model    = "h100", instance_types = ["p5.48xlarge"], termination_grace_period = "24h"
+        reserved = { max_gpus = 16, price_per_hour = 64 }, on_demand = { max_gpus = 8, price_per_hour = 80 }
+      }
+    }
+    teams = { alpha = { gpus = { h100 = { reserved = 16, on_demand = 4 } } } }
+  }
+  assert {
+    condition     = [for f in mlplatform_cluster_queue.team["alpha"].resource_group[0].flavor : f.name] == ["h100-reserved", "h100-on-demand"]
+    error_message = "The queue should try the reserved flavor before the on-demand one."
+  }
+  assert {
+    condition     = output.hourly_cost_ceiling.teams.alpha.quota == 168
+    error_message = "alpha's quota should cost 16 x 8 + 4 x 10 = 168 USD an hour."
+  }
+  assert {
+    condition     = mlplatform_node_class.this.capacity_reservation_selector[0].tags.purpose == "training" && mlplatform_gpu_node_pool.this["h100"].termination_grace_period == "24h"
+    error_message = "The node class should select the reservations, and the pool carry its grace period."
+  }
+}
+
 run "fractional_gpus_refused" {
   command = plan
   variables {
