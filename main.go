@@ -17,10 +17,17 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+	// MLPLATFORM_PPROF=<file> writes a CPU profile of this process to <file>.<pid> until it
+	// exits (`make bench` profiles the provider this way; Terraform starts it several times).
+	stop, err := startCPUProfile()
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/mlplatform/mlplatform",
 		Debug:   debug,
 	})
+	stop()
 	if err != nil {
 		log.Fatal(err)
 	}
