@@ -27,6 +27,9 @@ type options struct {
 	only        map[string]bool
 	parallelism int
 	keep        bool
+	// floors1000 also runs terraform_data, kubectl and peers at W1000 (its targets need only the
+	// provider's figures).
+	floors1000 bool
 }
 
 func main() {
@@ -36,6 +39,7 @@ func main() {
 	rseed := flag.Int("runs-seed", 2, "runs of the seed platform (examples/complete)")
 	only := flag.String("only", "w100,w1000,seed", "the workloads to run, comma-separated")
 	flag.IntVar(&o.parallelism, "parallelism", 10, "-parallelism of every Terraform command")
+	flag.BoolVar(&o.floors1000, "w1000-floors", true, "also run terraform_data, kubectl and peer providers at W1000")
 	flag.BoolVar(&o.keep, "keep", false, "keep the working directories (configurations, states, logs of each command)")
 	flag.Parse()
 	o.runs = map[string]int{"W100": *r100, "W1000": *r1000, "seed": *rseed}
@@ -98,6 +102,14 @@ func run(ctx context.Context, o options) error {
 	}
 	start := time.Now()
 	env := describeMachine(b.tf)
+	// What was measured is printed even when a step fails or the run is interrupted.
+	defer func() {
+		fmt.Println()
+		fmt.Printf("%s; %s -parallelism=%d; %s; took %s\n\n", env, b.tfName, o.parallelism, loadAverage(), time.Since(start).Round(time.Second))
+		b.res.table(os.Stdout)
+		fmt.Println()
+		b.res.targets(os.Stdout)
+	}()
 	if o.only["w100"] || o.only["w1000"] {
 		err := b.onCluster(ctx, false, func(kc string, cfg *rest.Config) error {
 			for _, w := range []workload{{"W100", 50}, {"W1000", 500}} {
@@ -122,11 +134,6 @@ func run(ctx context.Context, o options) error {
 			return err
 		}
 	}
-	fmt.Println()
-	fmt.Printf("%s; %s -parallelism=%d; %s; took %s\n\n", env, b.tfName, o.parallelism, loadAverage(), time.Since(start).Round(time.Second))
-	b.res.table(os.Stdout)
-	fmt.Println()
-	b.res.targets(os.Stdout)
 	if len(b.failed) > 0 {
 		return fmt.Errorf("%d commands failed: %s", len(b.failed), strings.Join(b.failed, "; "))
 	}

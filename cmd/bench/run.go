@@ -111,7 +111,12 @@ func (b *bench) env(kubeconfig string) []string {
 // workload runs every variant of w, and kubectl, b.runs[w.name] times, interleaved so that the
 // machine's load falls on all of them alike.
 func (b *bench) workload(ctx context.Context, w workload, kc string, cfg *rest.Config) error {
-	variants := append([]variant{mlplatform, terraformData}, b.variants...)
+	variants := []variant{mlplatform}
+	floors := w.name != "W1000" || b.floors1000
+	if floors {
+		variants = append(variants, terraformData)
+		variants = append(variants, b.variants...)
+	}
 	dirs := map[string]string{}
 	for _, v := range variants {
 		dir := filepath.Join(b.dir, w.name+"-"+v.prefix)
@@ -141,6 +146,9 @@ func (b *bench) workload(ctx context.Context, w workload, kc string, cfg *rest.C
 			if err != nil {
 				return err
 			}
+		}
+		if !floors {
+			continue
 		}
 		fmt.Printf("%s run %d/%d: kubectl\n", w.name, r+1, b.runs[w.name])
 		for _, step := range []struct {
