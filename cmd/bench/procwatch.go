@@ -40,8 +40,10 @@ func (w *watch) loop() {
 	defer close(w.done)
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
-	for {
-		w.sample()
+	for i := 0; ; i++ {
+		// The children files miss a child whose forking thread has exited (proc(5) calls them
+		// unreliable), so every fifth sample scans all of /proc for the parent's children too.
+		w.sample(i%5 == 0)
 		select {
 		case <-w.stop:
 			return
@@ -68,8 +70,12 @@ func (w *watch) finish() (peak int64, cpu float64, procs int) {
 	return peak, cpu, procs
 }
 
-func (w *watch) sample() {
-	for _, pid := range children(w.parent) {
+func (w *watch) sample(scan bool) {
+	pids := children(w.parent)
+	if scan {
+		pids = append(pids, scanChildren(w.parent)...)
+	}
+	for _, pid := range pids {
 		w.mu.Lock()
 		known, checked := w.seen[pid]
 		w.mu.Unlock()
@@ -116,6 +122,34 @@ func children(pid int) []int {
 			if c, err := strconv.Atoi(f); err == nil {
 				out = append(out, c)
 			}
+		}
+	}
+	return out
+}
+
+// scanChildren lists the processes whose parent (field 4 of /proc/<pid>/stat) is pid.
+func scanChildren(pid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		c, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(data)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		if f := strings.Fields(s[i+1:]); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			out = append(out, c)
 		}
 	}
 	return out
