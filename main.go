@@ -17,6 +17,10 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	if !debug {
+		// With -debug the logs go to the developer's terminal, not through the CLI.
+		quietUnlessLogged()
+	}
 	// MLPLATFORM_PPROF=<file> writes a CPU profile of this process to <file>.<pid> until it
 	// exits (`make bench` profiles the provider this way; Terraform starts it several times).
 	stop, err := startCPUProfile()
