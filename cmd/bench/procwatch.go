@@ -24,7 +24,7 @@ type watch struct {
 	mu    sync.Mutex
 	hwm   map[int]int64 // pid -> VmHWM in bytes
 	ticks map[int]int64 // pid -> utime+stime in clock ticks
-	seen  map[int]bool  // pid -> is a plugin process of prefix
+	seen  map[int]bool  // pid -> is a plugin process of prefix (false: not seen so far)
 }
 
 func startWatch(parent int, prefix string) *watch {
@@ -77,12 +77,11 @@ func (w *watch) sample(scan bool) {
 	}
 	for _, pid := range pids {
 		w.mu.Lock()
-		known, checked := w.seen[pid]
+		known := w.seen[pid]
 		w.mu.Unlock()
-		if checked && !known {
-			continue
-		}
-		if !checked {
+		// Not known yet is asked again each time: a child read between fork and exec still
+		// shows the CLI's executable.
+		if !known {
 			exe, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/exe")
 			if err != nil {
 				continue

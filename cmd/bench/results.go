@@ -182,6 +182,12 @@ func (r *results) targets(out io.Writer) {
 		}
 		x, y := med("W100", mlplatform.name, step), med("W1000", mlplatform.name, step)
 		check(y <= 11*x, "W1000 %s at most 11x W100: %.2f s against %.2f s = %.1fx", step, y, x, y/x)
+		// The provider's own share, apart from the CLI's (whose state writes grow faster than
+		// linearly with the object count, terraform_data's too).
+		cx, cy := r.of(a, cpu).med, r.of(b, cpu).med
+		if cx > 0 && cy > 0 {
+			check(cy <= 11*cx, "W1000 %s: provider CPU at most 11x W100: %.1f s against %.1f s = %.1fx", step, cy, cx, cy/cx)
+		}
 	}
 	peak := func(w string) (float64, bool) {
 		// The peak over the cycle, per run; then the median over runs.
