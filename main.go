@@ -22,7 +22,7 @@ func main() {
 		quietUnlessLogged()
 	}
 	// MLPLATFORM_PPROF=<file> writes a CPU profile of this process to <file>.<pid> until it
-	// exits (`make bench` profiles the provider this way; Terraform starts it several times).
+	// exits, and then a heap profile to <file>.heap.<pid> (Terraform starts it several times).
 	stop, err := startCPUProfile()
 	if err != nil {
 		log.Fatal(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 )
 
@@ -10,7 +11,8 @@ import (
 const profileEnv = "MLPLATFORM_PPROF"
 
 // startCPUProfile starts a CPU profile into $MLPLATFORM_PPROF.<pid> when the variable is set, and
-// returns what stops it and writes the file.
+// returns what stops it and writes the file, and a heap profile of what is still live at the end
+// into $MLPLATFORM_PPROF.heap.<pid>.
 func startCPUProfile() (func(), error) {
 	prefix := os.Getenv(profileEnv)
 	if prefix == "" {
@@ -27,5 +29,10 @@ func startCPUProfile() (func(), error) {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		if h, err := os.Create(fmt.Sprintf("%s.heap.%d", prefix, os.Getpid())); err == nil {
+			runtime.GC() // the profile shows what the last GC found live
+			_ = pprof.WriteHeapProfile(h)
+			h.Close()
+		}
 	}, nil
 }
