@@ -17,10 +17,21 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
+	if !debug {
+		// With -debug the logs go to the developer's terminal, not through the CLI.
+		quietUnlessLogged()
+	}
+	// MLPLATFORM_PPROF=<file> writes a CPU profile of this process to <file>.<pid> until it
+	// exits, and then a heap profile to <file>.heap.<pid> (Terraform starts it several times).
+	stop, err := startCPUProfile()
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: "registry.terraform.io/mlplatform/mlplatform",
 		Debug:   debug,
 	})
+	stop()
 	if err != nil {
 		log.Fatal(err)
 	}
