@@ -122,7 +122,7 @@ func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator 
 
 func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 	a := schema.SingleNestedAttribute{
-		Optional: true,
+		Optional:            true,
 		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + kind + "` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
 		Attributes: map[string]schema.Attribute{
 			"max_gpus": schema.Int64Attribute{Required: true,
