@@ -60,7 +60,7 @@ var bases = map[string][]part{
 		{"name", `name = "gpu-billing"`},
 		{"pools", `pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/capacity-type" = "spot", "karpenter.sh/nodepool" = "a100-spot" }
-    resources    = { "nvidia.com/gpu" = 8 }
+    per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/gpu" = 1.5 }
   } } }`},
 	},
@@ -279,10 +279,10 @@ func corpus() []badCase {
 		bad(bil, "team label", "team_label", part{"team_label", `team_label = "bad label!"`}),
 		bad(bil, "SLO per queue", "admission_wait_slo_per_queue", part{"admission_wait_slo_per_queue", `admission_wait_slo_per_queue = { research = "soon" }`}),
 		bad(bil, "queue inactive alert after", "queue_inactive_alert_after", part{"queue_inactive_alert_after", `queue_inactive_alert_after = "x"`}),
-		bad(bil, "capacity type", "pools", part{"pools", `pools = { a100 = { reserved = { node_labels = {}, resources = {}, hourly_price = null } } }`}),
+		bad(bil, "capacity type", "pools", part{"pools", `pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`}),
 		bad(bil, "GPU model of a pool", "pools", part{"pools", `pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a200", "karpenter.sh/nodepool" = "a100-spot" }
-    resources    = { "nvidia.com/gpu" = 8 }
+    per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/gpu" = 1.5 }
   } } }`}),
 

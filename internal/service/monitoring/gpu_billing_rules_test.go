@@ -268,8 +268,8 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 			`A100-SXM4-80GB has no MIG profile "1g.5gb"`},
 		"not a GPU resource": {pool("a100-sxm4-80gb", "a100-spot", "nvidia.com/gpu.shared"),
 			`"nvidia.com/gpu.shared" is not a resource the NVIDIA device plugin advertises`},
-		"capacity type": {`pools = { a100 = { reserved = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`,
-			`pools["a100"]["reserved"]: the capacity type must be one of ["spot" "on-demand"]`},
+		"capacity type": {`pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`,
+			`pools["a100"]["preemptible"]: the capacity type must be one of ["spot" "on-demand" "reserved"]`},
 		"price of a resource not supplied": {`pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/nodepool" = "a100-spot" }
     per_gpu      = { "nvidia.com/gpu" = 1 }
