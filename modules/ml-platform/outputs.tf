@@ -39,7 +39,7 @@ output "flavors" {
 }
 
 output "supplies" {
-  description = "What each pool can supply at most per capacity type (`on-demand`, `spot`): `resources`, the most of each GPU resource, `per_gpu`, what one GPU exposes, `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what one GPU's share of a node offers pods, and `hourly_price`, USD per hour of one unit of each resource (null without a price)."
+  description = "What each pool can supply at most per capacity type (`reserved`, `on-demand`, `spot`): `resources`, the most of each GPU resource, `per_gpu`, what one GPU exposes, `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what one GPU's share of a node offers pods, and `hourly_price`, USD per hour of one unit of each resource (null without a price)."
   value = {
     for p, pool in mlplatform_gpu_node_pool.this : p => {
       for type, s in pool.supplies : type => {

@@ -260,7 +260,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"reserves for tags are refused.",
 		Validators: append(framework.LabelMapValidators(), mapvalidator.KeysAre(reservedTagKey{}))}
 	attrs["supplies"] = schema.MapNestedAttribute{Computed: true,
-		MarkdownDescription: "What the pool supplies, per capacity type (`spot`, `on-demand`), known at plan: `node_labels`, " +
+		MarkdownDescription: "What the pool supplies, per capacity type (`reserved`, `on-demand`, `spot`), known at plan: `node_labels`, " +
 			"`taints` and `tolerations` to give a `mlplatform_resource_flavor`; `resources`, the most of each extended " +
 			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`), and `per_gpu`, what one GPU " +
 			"exposes; `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what a GPU's share of a node offers pods; and " +

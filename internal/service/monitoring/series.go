@@ -6,7 +6,7 @@ package monitoring
 
 // The series the billing rules record, and their labels. A team is its namespace's team label,
 // a project the pod's project label, a pool the `mlplatform_gpu_node_pool` whose node the pod runs
-// on, capacity_type Karpenter's (`spot`, `on-demand`), resource the extended resource as
+// on, capacity_type Karpenter's (`reserved`, `on-demand`, `spot`), resource the extended resource as
 // kube-state-metrics writes it (`nvidia_com_gpu`, `nvidia_com_mig_1g_10gb`).
 const (
 	// seriesPodGPURequests: units of each GPU resource a running pod holds, as it requested them
