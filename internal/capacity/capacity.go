@@ -21,7 +21,7 @@ type Flavor struct {
 // split, and its bounds.
 type Pool struct {
 	Name         string
-	CapacityType string // spot or on-demand; informational
+	CapacityType string // one of CapacityTypes; informational
 	// NodeLabels are the labels the pool's nodes carry; the labels gpu.Expose says such a node
 	// carries are added to them.
 	NodeLabels map[string]string
@@ -65,13 +65,15 @@ func checked(r string) bool {
 // Check returns the errors and warnings for the quotas of queue. quotas may also hold other
 // queues' quotas: they count towards the sums (warnings), and are neither refused nor warned.
 // It fails only when a pool cannot be exposed (a pool the provider refused at plan).
-func Check(queue string, flavors []Flavor, pools []Pool, quotas []Quota) (errs, warns []Finding, err error) {
+func Check(queue string, flavors []Flavor, pools []Pool, quotas []Quota) (errs, warns []Finding, _ error) {
 	exposed := make([]map[string]int64, len(pools)) // resource -> most the pool supplies (-1: unbounded)
 	labels := make([]map[string]string, len(pools))
 	for i, p := range pools {
-		if exposed[i], labels[i], err = supply(p); err != nil {
+		s, err := p.Supply()
+		if err != nil {
 			return nil, nil, fmt.Errorf("NodePool %s: %w", p.Name, err)
 		}
+		exposed[i], labels[i] = s.Most, s.NodeLabels
 	}
 	selected := map[string][]int{}
 	for _, f := range flavors {

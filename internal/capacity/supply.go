@@ -6,9 +6,19 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// supply is what a pool's nodes expose: each resource with the most the pool can ever supply
-// (-1 when unbounded), and the node labels including those gpu.Expose adds.
-func supply(p Pool) (map[string]int64, map[string]string, error) {
+// Supply is what a pool's nodes expose.
+type Supply struct {
+	// PerGPU is each resource one GPU exposes (a MIG slice count, or time-slicing replicas).
+	PerGPU map[string]int64
+	// Most is the most of each resource the pool can ever supply: PerGPU x MaxGPUs, or less when
+	// MaxNodes bounds it first; -1 when the pool is unbounded.
+	Most map[string]int64
+	// NodeLabels are the pool's node labels and those gpu.Expose says such a node carries.
+	NodeLabels map[string]string
+}
+
+// Supply computes what p's nodes expose. It fails only for a node the GPU catalog refuses.
+func (p Pool) Supply() (Supply, error) {
 	spec := p.Node
 	perNodeKnown := spec.InstanceType != "" || spec.GPUsPerNode > 0
 	if !perNodeKnown {
@@ -16,11 +26,10 @@ func supply(p Pool) (map[string]int64, map[string]string, error) {
 	}
 	e, err := gpu.Expose(spec)
 	if err != nil {
-		return nil, nil, err
+		return Supply{}, err
 	}
-	labels := maps.Clone(e.NodeLabels)
-	maps.Copy(labels, p.NodeLabels)
-	out := map[string]int64{}
+	s := Supply{PerGPU: maps.Clone(e.ResourcesPerGPU), Most: map[string]int64{}, NodeLabels: maps.Clone(e.NodeLabels)}
+	maps.Copy(s.NodeLabels, p.NodeLabels)
 	for r, n := range e.ResourcesPerGPU {
 		most := int64(-1)
 		if p.MaxGPUs > 0 {
@@ -32,7 +41,7 @@ func supply(p Pool) (map[string]int64, map[string]string, error) {
 				most = byNodes
 			}
 		}
-		out[r] = most
+		s.Most[r] = most
 	}
-	return out, labels, nil
+	return s, nil
 }

@@ -1,10 +1,10 @@
 package argo
 
 import (
-	"time"
-
 	"context"
 	"regexp"
+	"slices"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -21,11 +21,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 var (
-	capacities = []string{"spot", "on-demand", "reserved", capacityAny}
+	capacities = append(slices.Clone(capacity.CapacityTypes), capacityAny)
 	envName    = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	paramName  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
 	retryType  = map[string]attr.Type{"limit": types.Int64Type, "backoff": types.StringType}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
@@ -125,9 +126,11 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 		Optional:            true,
 		MarkdownDescription: "Run " + kind + " nodes: a NodePool `<name>-" + kind + "` constrained to `karpenter.sh/capacity-type = " + kind + "`.",
 		Attributes: map[string]schema.Attribute{
-			"max_gpus": schema.Int64Attribute{Required: true,
-				MarkdownDescription: "Most GPUs (`nvidia.com/gpu`, whole GPUs as EC2 counts them) this capacity type may run: the NodePool's `limits`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)}},
+			"max_gpus": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "Most GPUs (`nvidia.com/gpu`, whole GPUs as EC2 counts them) this capacity type may run: the NodePool's `limits`. " +
+					"Omitted: no GPU limit, so Karpenter launches as many nodes as pending pods ask for (within `max_cpu` and " +
+					"`max_memory` when set), and `supplies[\"" + kind + "\"].resources` is null, as there is no most.",
+				Validators: []validator.Int64{int64validator.AtLeast(1)}},
 			"weight": schema.Int64Attribute{Optional: true, Computed: true, Default: int64Default(weight),
 				MarkdownDescription: "NodePool weight, 1-100: Karpenter tries higher weights first. Defaults to " +
 					itoa(weight) + " (reserved " + itoa(defaultReservedWeight) + ", spot " + itoa(defaultSpotWeight) + ", on-demand " +
@@ -141,7 +144,7 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 				Validators:          []validator.String{framework.Quantity()}},
 		},
 	}
-	if kind == capacityReserved {
+	if kind == capacity.CapacityReserved {
 		a.MarkdownDescription += " Karpenter launches these nodes only into the On-Demand Capacity Reservations and " +
 			"Capacity Blocks for ML that the node class's `capacity_reservation_selector` selects; `max_gpus` should not " +
 			"exceed what they hold."
@@ -152,7 +155,7 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 			Validators: []validator.Float64{float64validator.AtLeast(0)}}
 		return a
 	}
-	if kind == capacityOnDemand {
+	if kind == capacity.CapacityOnDemand {
 		a.Attributes["price_per_hour"] = schema.Float64Attribute{Optional: true,
 			MarkdownDescription: "On-demand price of one instance per hour (USD), instead of the price table's for the provider's " +
 				"`pricing_region` (e.g. a negotiated price, or a region the table lacks). It then also underlies `spot.discount`. " +
@@ -204,9 +207,9 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 					"the number of instance types, and 50.",
 				Validators: []validator.Int64{int64validator.Between(1, 50)}},
 		}}
-	attrs["spot"] = capacityAttribute(capacitySpot, defaultSpotWeight)
-	attrs["on_demand"] = capacityAttribute(capacityOnDemand, defaultOnDemandWeight)
-	attrs["reserved"] = capacityAttribute(capacityReserved, defaultReservedWeight)
+	attrs["spot"] = capacityAttribute(capacity.CapacitySpot, defaultSpotWeight)
+	attrs["on_demand"] = capacityAttribute(capacity.CapacityOnDemand, defaultOnDemandWeight)
+	attrs["reserved"] = capacityAttribute(capacity.CapacityReserved, defaultReservedWeight)
 	attrs["mig"] = schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Partition the GPUs with MIG: the nodes get the label `nvidia.com/mig.config`, which the GPU " +
 			"Operator's MIG manager applies. Set `profiles` or `config`. Conflicts with `time_slicing`. " +
@@ -233,7 +236,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		Attributes: map[string]schema.Attribute{"replicas": schema.Int64Attribute{Required: true,
 			MarkdownDescription: "Replicas per GPU, at least 2.", Validators: []validator.Int64{int64validator.AtLeast(2)}}}}
 	attrs["node_labels"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
-		MarkdownDescription: "Labels of the nodes, besides `" + labelPoolGPU + "` (the model's name in lower case, always set) and `nvidia.com/mig.config`.",
+		MarkdownDescription: "Labels of the nodes, besides `" + capacity.LabelGPU + "` (the model's name in lower case, always set) and `nvidia.com/mig.config`.",
 		Validators:          framework.LabelMapValidators()}
 	attrs["taints"] = schema.ListNestedAttribute{Optional: true, Computed: true,
 		MarkdownDescription: "Taints of the nodes. Defaults to `nvidia.com/gpu=true:NoSchedule`, so only pods that tolerate it land there; `[]` for none.",
@@ -270,7 +273,8 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"node_labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Labels that select the nodes."},
 			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
-			"resources":   schema.MapAttribute{ElementType: types.Int64Type, Computed: true, MarkdownDescription: "Most of each resource."},
+			"resources": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
+				MarkdownDescription: "Most of each resource: `per_gpu` times `max_gpus`; null when `max_gpus` is omitted."},
 			"per_gpu": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
 				MarkdownDescription: "What one GPU exposes of each resource in `resources` (7 `nvidia.com/mig-1g.10gb` under " +
 					"`all-1g.10gb`, 1 `nvidia.com/gpu` without MIG): `resources` is this times `max_gpus`. A quota in whole " +
@@ -341,6 +345,6 @@ var (
 
 func defaultTaints() types.List {
 	t, _ := types.ObjectValue(taintType.AttrTypes, map[string]attr.Value{
-		"key": types.StringValue("nvidia.com/gpu"), "value": types.StringValue("true"), "effect": types.StringValue("NoSchedule")})
+		"key": types.StringValue(capacity.TaintGPU), "value": types.StringValue("true"), "effect": types.StringValue("NoSchedule")})
 	return types.ListValueMust(taintType, []attr.Value{t})
 }

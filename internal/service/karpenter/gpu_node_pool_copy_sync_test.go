@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
@@ -67,7 +68,7 @@ func TestAccGPUNodePool_copyFollowsNodeClassChangedOutside(t *testing.T) {
 					return err
 				}
 			}
-			return gone(t, karpenter.NodePoolKind, name+"-on-demand")
+			return gone(t, capacity.NodePoolKind, name+"-on-demand")
 		},
 		Steps: []resource.TestStep{
 			{

@@ -17,25 +17,17 @@ import (
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	karpv1alpha1 "sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
-// Annotations on the NodePools that record what the pool was declared with, for import and drift,
-// and for the ClusterQueue capacity check (internal/service/kueue), which reads pools back.
-const (
-	AnnotationGPUModel    = "mlplatform.io/gpu-model"
-	AnnotationMIGStrategy = "mlplatform.io/mig-strategy"
-	AnnotationMIGLayout   = "mlplatform.io/mig-layout"
-	AnnotationReplicas    = "mlplatform.io/time-slicing-replicas"
-)
-
 func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 	refs := []framework.ObjectRef{
-		{Kind: NodePoolKind, Name: name + "-" + capacityOnDemand},
-		{Kind: NodePoolKind, Name: name + "-" + capacitySpot},
+		{Kind: capacity.NodePoolKind, Name: name + "-" + capacity.CapacityOnDemand},
+		{Kind: capacity.NodePoolKind, Name: name + "-" + capacity.CapacitySpot},
 		copyRef(name), // the node class copy that carries the billing tags
-		{Kind: NodePoolKind, Name: name + "-" + capacityReserved},
+		{Kind: capacity.NodePoolKind, Name: name + "-" + capacity.CapacityReserved},
 		{Kind: nodeOverlayKind, Name: name},
 	}
 	for _, n := range migGPUCounts {
@@ -96,7 +88,7 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 		t        string
 		m        *capacityModel
 		discount types.Float64
-	}{{capacityOnDemand, m.OnDemand, types.Float64Null()}, {capacitySpot, spot, discount}, {capacityReserved, m.Reserved, types.Float64Null()}} {
+	}{{capacity.CapacityOnDemand, m.OnDemand, types.Float64Null()}, {capacity.CapacitySpot, spot, discount}, {capacity.CapacityReserved, m.Reserved, types.Float64Null()}} {
 		if c.m == nil {
 			continue
 		}
@@ -235,8 +227,14 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 	out := map[string]attr.Value{}
 	var notes []string
 	for _, c := range in.Capacity {
-		s := p.supply(in.Name, c)
-		res, _ := types.MapValueFrom(ctx, types.Int64Type, s.Resources)
+		s, err := p.supply(in.Name, c)
+		if err != nil {
+			return types.Map{}, nil, false // planPool exposed the same node
+		}
+		res := types.MapNull(types.Int64Type)
+		if s.Resources != nil {
+			res, _ = types.MapValueFrom(ctx, types.Int64Type, s.Resources)
+		}
 		perGPU, _ := types.MapValueFrom(ctx, types.Int64Type, s.PerGPU)
 		price := types.MapUnknown(types.Float64Type)
 		if region != "" && !in.PricesUnknown {
@@ -247,7 +245,7 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 			}
 			if note != "" {
 				notes = append(notes, fmt.Sprintf("supplies[%q].hourly_price is null: %s. Give the price with %s.price_per_hour%s.",
-					c.Type, note, capacityAttr(capacityOnDemand), map[bool]string{true: " or spot.price_per_hour"}[c.Type == capacitySpot]))
+					c.Type, note, capacityAttr(capacity.CapacityOnDemand), map[bool]string{true: " or spot.price_per_hour"}[c.Type == capacity.CapacitySpot]))
 			}
 		}
 		out[c.Type] = types.ObjectValueMust(supplyAttrTypes, map[string]attr.Value{
@@ -295,16 +293,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
-	annotations[AnnotationGPUModel] = m.GPU.Model.ValueString()
-	if in.Strategy != "" {
-		annotations[AnnotationMIGStrategy] = in.Strategy
-	}
-	if in.MIGProfiles != nil {
-		annotations[AnnotationMIGLayout] = p.Layout
-	}
-	if in.Replicas > 0 {
-		annotations[AnnotationReplicas] = itoa(int64(in.Replicas))
-	}
+	in.declared(p).Annotate(annotations)
 	var taints []corev1.Taint
 	for _, t := range m.Taints {
 		taints = append(taints, corev1.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: corev1.TaintEffect(t.Effect.ValueString())})
@@ -312,7 +301,10 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 	for _, c := range in.Capacity {
 		name := meta.Name + "-" + c.Type
 		weight := int32(c.Weight)
-		limits := karpv1.Limits{corev1.ResourceName(gpu.ResourceGPU): *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)}
+		limits := karpv1.Limits{}
+		if c.MaxGPUs > 0 {
+			limits[corev1.ResourceName(gpu.ResourceGPU)] = *apiresource.NewQuantity(c.MaxGPUs, apiresource.DecimalSI)
+		}
 		if cm := m.capacity(c.Type); cm != nil {
 			for r, v := range map[corev1.ResourceName]types.String{corev1.ResourceCPU: cm.MaxCPU, corev1.ResourceMemory: cm.MaxMemory} {
 				if q, err := apiresource.ParseQuantity(v.ValueString()); err == nil && !v.IsNull() {
@@ -320,7 +312,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 				}
 			}
 		}
-		instanceTypes := karpv1.NodeSelectorRequirementWithMinValues{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()}
+		instanceTypes := karpv1.NodeSelectorRequirementWithMinValues{Key: capacity.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()}
 		if in.MinInstanceTypes > 0 {
 			instanceTypes.MinValues = &in.MinInstanceTypes
 		}
@@ -333,7 +325,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 						Taints: taints,
 						Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
 							instanceTypes,
-							{Key: labelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
+							{Key: capacity.LabelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
 						},
 						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: nodeClassName},
 					},
@@ -342,31 +334,31 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 				Weight: &weight,
 			},
 		}
-		body, err := framework.ApplyObject(np, gvk(NodePoolKind))
+		body, err := framework.ApplyObject(np, gvk(capacity.NodePoolKind))
 		if err != nil {
 			diags.AddError("Encoding NodePool "+name, err.Error())
 			return nil, diags
 		}
 		setDurations(body, m)
-		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: NodePoolKind, Name: name}, Body: body})
+		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: capacity.NodePoolKind, Name: name}, Body: body})
 	}
 	pools := []string{}
 	for _, c := range in.Capacity {
 		pools = append(pools, meta.Name+"-"+c.Type)
 	}
 	for _, o := range p.overlays(meta.Name) {
-		capacity := corev1.ResourceList{}
+		overlayCapacity := corev1.ResourceList{}
 		for r, n := range o.Capacity {
-			capacity[corev1.ResourceName(r)] = apiresource.MustParse(n)
+			overlayCapacity[corev1.ResourceName(r)] = apiresource.MustParse(n)
 		}
 		ov := &karpv1alpha1.NodeOverlay{
 			ObjectMeta: metav1.ObjectMeta{Name: o.Name, Labels: meta.Labels, Annotations: meta.Annotations},
 			Spec: karpv1alpha1.NodeOverlaySpec{
 				Requirements: []karpv1alpha1.NodeSelectorRequirement{
-					{Key: labelNodePool, Operator: corev1.NodeSelectorOpIn, Values: pools},
-					{Key: labelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: o.InstanceTypes},
+					{Key: capacity.LabelNodePool, Operator: corev1.NodeSelectorOpIn, Values: pools},
+					{Key: capacity.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: o.InstanceTypes},
 				},
-				Capacity: capacity,
+				Capacity: overlayCapacity,
 			},
 		}
 		body, err := framework.ApplyObject(ov, gvk(nodeOverlayKind))
@@ -426,11 +418,11 @@ func sameDuration(live string, prior types.String) types.String {
 // capacity is the configuration of capacity type t, or nil.
 func (m *gpuNodePoolModel) capacity(t string) *capacityModel {
 	switch {
-	case t == capacityOnDemand:
+	case t == capacity.CapacityOnDemand:
 		return m.OnDemand
-	case t == capacitySpot && m.Spot != nil:
+	case t == capacity.CapacitySpot && m.Spot != nil:
 		return &m.Spot.capacityModel
-	case t == capacityReserved:
+	case t == capacity.CapacityReserved:
 		return m.Reserved
 	}
 	return nil

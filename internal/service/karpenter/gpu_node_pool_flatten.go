@@ -3,7 +3,6 @@ package karpenter
 import (
 	"context"
 	"slices"
-	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -12,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
@@ -31,7 +31,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	for _, r := range []struct {
 		i int
 		t string
-	}{{0, capacityOnDemand}, {1, capacitySpot}, {3, capacityReserved}} {
+	}{{0, capacity.CapacityOnDemand}, {1, capacity.CapacitySpot}, {3, capacity.CapacityReserved}} {
 		i, t := r.i, r.t
 		if live[i] == nil {
 			continue
@@ -49,16 +49,14 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 			m.Disruption = flattenDisruption(live[i], m.Disruption, importing)
 		}
 	}
-	m.OnDemand = flattenCapacity(pools[capacityOnDemand], m.OnDemand)
-	m.Spot = flattenSpot(pools[capacitySpot], m.Spot)
-	m.Reserved = flattenCapacity(pools[capacityReserved], m.Reserved)
+	m.OnDemand = flattenCapacity(pools[capacity.CapacityOnDemand], m.OnDemand)
+	m.Spot = flattenSpot(pools[capacity.CapacitySpot], m.Spot)
+	m.Reserved = flattenCapacity(pools[capacity.CapacityReserved], m.Reserved)
 	if first == nil {
 		return diags // only the overlay is left: the plan re-creates the NodePools
 	}
-	ann := maps2(first.Annotations)
-	for _, k := range []string{AnnotationGPUModel, AnnotationMIGStrategy, AnnotationMIGLayout, AnnotationReplicas} {
-		delete(ann, k)
-	}
+	declared, _ := capacity.ReadDeclared(first.Annotations)
+	ann := capacity.WithoutDeclared(first.Annotations)
 	if !m.Annotations.IsNull() || importing {
 		m.Annotations = framework.ManagedMap(ctx, ann, m.Annotations, importing, &diags)
 	}
@@ -76,17 +74,17 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	if diags.Append(flattenCopyInSync(ctx, p.Client, copied, m)...); diags.HasError() {
 		return diags
 	}
-	m.GPU = flattenGPU(first, spec.Requirements, m.GPU)
+	m.GPU = flattenGPU(declared, spec.Requirements, m.GPU)
 	labels := maps2(first.Spec.Template.Labels)
-	m.MIG = flattenMIG(first, labels[gpu.LabelMIGConfig], m.MIG)
+	m.MIG = flattenMIG(declared, labels[gpu.LabelMIGConfig], m.MIG)
 	if m.MIG != nil && m.missesOverlay(ctx, live) {
 		m.MIG = nil
 	}
 	m.TimeSlicing = nil
-	if r, err := strconv.Atoi(first.GetAnnotations()[AnnotationReplicas]); err == nil {
-		m.TimeSlicing = &timeSlicingModel{Replicas: types.Int64Value(int64(r))}
+	if declared.Replicas > 0 {
+		m.TimeSlicing = &timeSlicingModel{Replicas: types.Int64Value(int64(declared.Replicas))}
 	}
-	delete(labels, labelPoolGPU)
+	delete(labels, capacity.LabelGPU)
 	delete(labels, gpu.LabelMIGConfig)
 	billing := map[string]string{}
 	for k, v := range labels {
@@ -191,22 +189,22 @@ func flattenSpot(np *karpv1.NodePool, prior *spotModel) *spotModel {
 	return &spotModel{capacityModel: *c, Discount: discount}
 }
 
-func flattenGPU(np *karpv1.NodePool, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {
+func flattenGPU(d capacity.Declared, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {
 	if prior == nil {
 		prior = &gpuModel{Model: types.StringNull(), InstanceTypes: types.ListNull(types.StringType)}
 	}
 	var its []string
 	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes, MinTypes: types.Int64Null()}
 	for _, r := range reqs {
-		if r.Key == labelInstanceType {
+		if r.Key == capacity.LabelInstanceType {
 			its = slices.Clone(r.Values)
 			if r.MinValues != nil {
 				out.MinTypes = types.Int64Value(int64(*r.MinValues))
 			}
 		}
 	}
-	if alias := np.Annotations[AnnotationGPUModel]; prior.Model.IsNull() || prior.Model.ValueString() == "" {
-		out.Model = types.StringValue(alias)
+	if prior.Model.IsNull() || prior.Model.ValueString() == "" {
+		out.Model = types.StringValue(d.Model)
 	}
 	if out.InstanceTypes.IsNull() || out.InstanceTypes.ElementType(context.Background()) == nil {
 		out.InstanceTypes = types.ListNull(types.StringType)
@@ -235,15 +233,14 @@ func sortedNames(its []gpu.InstanceType) []string {
 	return out
 }
 
-func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
-	strategy := np.Annotations[AnnotationMIGStrategy]
-	if strategy == "" {
+func flattenMIG(d capacity.Declared, config string, prior *migModel) *migModel {
+	if d.Strategy == "" {
 		return nil
 	}
-	out := &migModel{Strategy: types.StringValue(strategy), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config)}
-	if layout, ok := np.Annotations[AnnotationMIGLayout]; ok {
+	out := &migModel{Strategy: types.StringValue(string(d.Strategy)), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config)}
+	if d.Layout != nil {
 		out.Config = types.StringNull()
-		if l, err := gpu.ParseLayout(layout); err == nil {
+		if l, err := gpu.ParseLayout(*d.Layout); err == nil {
 			counts := map[string]int64{}
 			for k, v := range l {
 				counts[k] = int64(v)
@@ -252,7 +249,7 @@ func flattenMIG(np *karpv1.NodePool, config string, prior *migModel) *migModel {
 		}
 	} else if prior != nil && !prior.Config.IsNull() {
 		out.Config = prior.Config // keep a compact layout as written; the label holds its config name
-		if m, err := gpu.Lookup(np.Annotations[AnnotationGPUModel]); err == nil {
+		if m, err := gpu.Lookup(d.Model); err == nil {
 			if cfg, err := gpu.Resolve(m, prior.Config.ValueString()); err != nil || cfg.Name != config {
 				out.Config = types.StringValue(config)
 			}

@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // A training pool as the EKS GPU blueprints write it: drained nodes wait 24h for their runs,
@@ -33,7 +33,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", karpenter.NodePoolKind),
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", capacity.NodePoolKind),
 		Steps: []resource.TestStep{
 			{
 				Config: pool(h100, limits),
@@ -50,7 +50,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 							map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": []any{"p5.48xlarge", "p5.4xlarge"}, "minValues": int64(2)},
 							map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"on-demand"}}}},
 					} {
-						live := acctest.Get(t, karpenter.NodePoolKind, "", name+c.pool)
+						live := acctest.Get(t, capacity.NodePoolKind, "", name+c.pool)
 						if got := nested(t, live, append([]string{"spec"}, c.path...)...); !reflect.DeepEqual(got, c.want) {
 							return fmt.Errorf("%s spec.%v = %#v, want %#v", c.pool, c.path, got, c.want)
 						}
@@ -79,7 +79,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
-					live := acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand")
+					live := acctest.Get(t, capacity.NodePoolKind, "", name+"-on-demand")
 					if got := nested(t, live, "spec", "limits"); !reflect.DeepEqual(got, map[string]any{"nvidia.com/gpu": "16"}) {
 						return fmt.Errorf("limits = %v, want the GPU limit alone", got)
 					}
@@ -102,7 +102,7 @@ func TestAccGPUNodePool_reserved(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", karpenter.NodePoolKind),
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", capacity.NodePoolKind),
 		Steps: []resource.TestStep{
 			{
 				Config: poolWithClassConfig(p, name, `capacity_reservation_selector = [{ tags = { purpose = "training" } }]`,
@@ -114,7 +114,7 @@ func TestAccGPUNodePool_reserved(t *testing.T) {
 						knownvalue.StringExact("reserved")),
 				}},
 				Check: func(*terraform.State) error {
-					live := acctest.Get(t, karpenter.NodePoolKind, "", name+"-reserved")
+					live := acctest.Get(t, capacity.NodePoolKind, "", name+"-reserved")
 					for _, c := range []struct {
 						path []string
 						want any
@@ -150,7 +150,7 @@ func TestAccGPUNodePool_reserved(t *testing.T) {
 			},
 			{
 				Config: poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`),
-				Check:  func(*terraform.State) error { return gone(t, karpenter.NodePoolKind, name+"-reserved") },
+				Check:  func(*terraform.State) error { return gone(t, capacity.NodePoolKind, name+"-reserved") },
 			},
 		},
 	})

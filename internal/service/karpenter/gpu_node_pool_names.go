@@ -7,6 +7,8 @@ import (
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // derivedName is a name the pool derives from its own, and the Kubernetes limit that applies to it.
@@ -24,12 +26,12 @@ type derivedName struct {
 func derivedNames() []derivedName {
 	const nodeLabel = "is the value of the node label %s, which Kubernetes limits to %d"
 	var out []derivedName
-	for _, t := range []string{capacityOnDemand, capacitySpot, capacityReserved} {
+	for _, t := range []string{capacity.CapacityOnDemand, capacity.CapacitySpot, capacity.CapacityReserved} {
 		out = append(out, derivedName{
 			Of:     func(pool string) string { return pool + "-" + t },
 			What:   "the NodePool <name>-" + t,
 			Max:    validation.LabelValueMaxLength,
-			Reason: fmt.Sprintf(nodeLabel, labelNodePool, validation.LabelValueMaxLength),
+			Reason: fmt.Sprintf(nodeLabel, capacity.LabelNodePool, validation.LabelValueMaxLength),
 		})
 	}
 	out = append(out, derivedName{

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // Every object the pool may own (Refs) is valid under the rule of its kind when the pool's name
@@ -15,7 +17,7 @@ func TestPoolNameLimitCoversRefs(t *testing.T) {
 		var bad []string
 		for _, ref := range (gpuNodePool{}).Refs("", name) {
 			check := validation.IsDNS1123Subdomain // NodeOverlays: object names only
-			if ref.Kind == NodePoolKind || ref.Kind == ec2NodeClassKind {
+			if ref.Kind == capacity.NodePoolKind || ref.Kind == ec2NodeClassKind {
 				check = validation.IsValidLabelValue // karpenter.sh/nodepool, karpenter.k8s.aws/ec2nodeclass
 			}
 			if errs := check(ref.Name); len(errs) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
@@ -78,7 +79,7 @@ func TestAccGPUNodePool_nameAtLimitApplies(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return gone(t, karpenter.NodePoolKind, name+"-on-demand") },
+		CheckDestroy:             func(*terraform.State) error { return gone(t, capacity.NodePoolKind, name+"-on-demand") },
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

@@ -8,23 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/pricing"
-)
-
-// Capacity types, as karpenter.sh/capacity-type spells them.
-const (
-	capacitySpot     = "spot"
-	capacityOnDemand = "on-demand"
-	capacityReserved = "reserved"
-)
-
-// Labels the pool writes on its nodes (through the NodePool template).
-const (
-	labelPoolGPU      = "mlplatform.io/gpu" // stable: the model's canonical name, lower case
-	labelCapacityType = "karpenter.sh/capacity-type"
-	labelNodePool     = "karpenter.sh/nodepool"
-	labelInstanceType = "node.kubernetes.io/instance-type"
 )
 
 // poolInput is the part of a node pool's configuration that decides what its nodes supply,
@@ -45,8 +31,8 @@ type poolInput struct {
 }
 
 type capacityInput struct {
-	Type         string // capacitySpot, capacityOnDemand or capacityReserved
-	MaxGPUs      int64
+	Type         string // capacity.CapacitySpot, capacity.CapacityOnDemand or capacity.CapacityReserved
+	MaxGPUs      int64  // 0: no limit
 	Weight       int64
 	PricePerHour *float64 // per instance; nil when not set
 	Discount     *float64 // spot only: fraction off the on-demand price
@@ -60,6 +46,7 @@ type poolPlan struct {
 	Model         *gpu.Model
 	InstanceTypes []gpu.InstanceType
 	Exposure      *gpu.Exposure // of the first instance type; resources per GPU are the same for all
+	Spec          gpu.NodeSpec  // of one node, without its instance type
 	Layout        string        // canonical MIG layout when given by profiles, else ""
 }
 
@@ -117,6 +104,8 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 	if in.Replicas > 0 {
 		spec.TimeSlicing = &gpu.TimeSlicing{Replicas: in.Replicas}
 	}
+	spec.Model = m
+	p.Spec = spec
 	for _, it := range p.InstanceTypes {
 		spec.InstanceType = it.Name
 		e, err := gpu.Expose(spec)
@@ -143,6 +132,15 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 	return p, nil
 }
 
+// declared is what the pool records on its NodePools (see internal/capacity).
+func (in poolInput) declared(p *poolPlan) capacity.Declared {
+	d := capacity.Declared{Model: in.Model, Strategy: gpu.Strategy(in.Strategy), Replicas: in.Replicas}
+	if in.MIGProfiles != nil {
+		d.Layout = &p.Layout
+	}
+	return d
+}
+
 // capacity returns the pool's input for capacity type t, or nil.
 func (in poolInput) capacity(t string) *capacityInput {
 	for i := range in.Capacity {
@@ -165,7 +163,7 @@ func (p *poolPlan) hourlyPrices(in poolInput, c capacityInput, region string) (m
 	switch {
 	case c.PricePerHour != nil:
 		perGPU = *c.PricePerHour / gpus
-	case c.Type == capacitySpot && c.Discount == nil:
+	case c.Type == capacity.CapacitySpot && c.Discount == nil:
 		return nil, ""
 	default:
 		od, note := p.onDemandPerGPU(in, region)
@@ -173,7 +171,7 @@ func (p *poolPlan) hourlyPrices(in poolInput, c capacityInput, region string) (m
 			return nil, note
 		}
 		perGPU = od
-		if c.Type == capacitySpot {
+		if c.Type == capacity.CapacitySpot {
 			perGPU = od * (1 - *c.Discount)
 		}
 	}
@@ -184,7 +182,7 @@ func (p *poolPlan) hourlyPrices(in poolInput, c capacityInput, region string) (m
 // else the highest table price per GPU among the instance types priced in region (a type without a
 // price there is not offered there). note is non-empty when there is none.
 func (p *poolPlan) onDemandPerGPU(in poolInput, region string) (float64, string) {
-	if od := in.capacity(capacityOnDemand); od != nil && od.PricePerHour != nil {
+	if od := in.capacity(capacity.CapacityOnDemand); od != nil && od.PricePerHour != nil {
 		return *od.PricePerHour / float64(p.InstanceTypes[0].GPUs), ""
 	}
 	best, found := 0.0, false
@@ -221,7 +219,7 @@ func (p *poolPlan) needsOverlay() bool {
 
 // nodeLabels are the labels the pool writes on its nodes, besides the user's.
 func (p *poolPlan) nodeLabels() map[string]string {
-	out := map[string]string{labelPoolGPU: strings.ToLower(p.Model.Name)}
+	out := map[string]string{capacity.LabelGPU: strings.ToLower(p.Model.Name)}
 	if cfg, ok := p.Exposure.NodeLabels[gpu.LabelMIGConfig]; ok {
 		out[gpu.LabelMIGConfig] = cfg
 	}
@@ -229,7 +227,7 @@ func (p *poolPlan) nodeLabels() map[string]string {
 }
 
 // supply is what one NodePool of the pool offers: the labels a flavor selects it by, the most of
-// each resource its nodes can ever expose (resources per GPU x max_gpus), what one GPU exposes, and
+// each resource its nodes can ever expose (resources per GPU x max_gpus; nil without max_gpus), what one GPU exposes, and
 // the CPU and memory one GPU's share of a node offers pods.
 type supply struct {
 	NodeLabels   map[string]string
@@ -239,22 +237,22 @@ type supply struct {
 	MemoryMiBGPU int64
 }
 
-func (p *poolPlan) supply(pool string, c capacityInput) supply {
-	s := supply{
-		NodeLabels: map[string]string{
-			labelPoolGPU:      strings.ToLower(p.Model.Name),
-			labelCapacityType: c.Type,
-			labelNodePool:     pool + "-" + c.Type,
-		},
-		Resources: map[string]int64{},
-		PerGPU:    map[string]int64{},
+func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
+	labels := map[string]string{
+		capacity.LabelGPU:          strings.ToLower(p.Model.Name),
+		capacity.LabelCapacityType: c.Type,
+		capacity.LabelNodePool:     pool + "-" + c.Type,
 	}
-	for r, n := range p.Exposure.ResourcesPerGPU {
-		s.Resources[r] = n * c.MaxGPUs
-		s.PerGPU[r] = n
+	cs, err := capacity.Pool{Name: pool + "-" + c.Type, CapacityType: c.Type, NodeLabels: labels, Node: p.Spec, MaxGPUs: c.MaxGPUs}.Supply()
+	if err != nil {
+		return supply{}, err
+	}
+	s := supply{NodeLabels: labels, PerGPU: cs.PerGPU}
+	if c.MaxGPUs > 0 {
+		s.Resources = cs.Most
 	}
 	s.CPUMilliGPU, s.MemoryMiBGPU = p.perGPU()
-	return s
+	return s, nil
 }
 
 // perGPU is the CPU (millicores) and memory (MiB) every node of the pool offers pods per GPU: the

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
@@ -83,7 +84,7 @@ func gone(t *testing.T, k kube.Kind, name string) error {
 // checkCopy checks that the pool's NodePool launches with the pool's EC2NodeClass, a copy of
 // class whose tags add the billing tags, and that the copy carries class's current spec.
 func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error {
-	if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", pool+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != pool {
+	if got := nested(t, acctest.Get(t, capacity.NodePoolKind, "", pool+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != pool {
 		return fmt.Errorf("nodeClassRef.name = %v, want the copy %s", got, pool)
 	}
 	cp, base := acctest.Get(t, karpenter.EC2NodeClassKind, "", pool), acctest.Get(t, karpenter.EC2NodeClassKind, "", class)
@@ -113,7 +114,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name + "-spot", name + "-on-demand"} {
-				if err := gone(t, karpenter.NodePoolKind, n); err != nil {
+				if err := gone(t, capacity.NodePoolKind, n); err != nil {
 					return err
 				}
 			}
@@ -142,7 +143,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					plancheck.ExpectKnownValue(poolAddr, tfjsonpath.New("gpu").AtMapKey("count_per_node"), knownvalue.Int64Exact(8)),
 				}},
 				Check: func(*terraform.State) error {
-					spot := acctest.Get(t, karpenter.NodePoolKind, "", name+"-spot")
+					spot := acctest.Get(t, capacity.NodePoolKind, "", name+"-spot")
 					if got := nested(t, spot, "spec", "limits", "nvidia.com/gpu"); got != "32" {
 						return fmt.Errorf("spot limits = %v", got)
 					}
@@ -187,13 +188,13 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
-					if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand"), "spec", "limits", "nvidia.com/gpu"); got != "24" {
+					if got := nested(t, acctest.Get(t, capacity.NodePoolKind, "", name+"-on-demand"), "spec", "limits", "nvidia.com/gpu"); got != "24" {
 						return fmt.Errorf("on-demand limits = %v", got)
 					}
 					if err := checkCopy(t, name, class, copyTags); err != nil {
 						return err
 					}
-					return gone(t, karpenter.NodePoolKind, name+"-spot")
+					return gone(t, capacity.NodePoolKind, name+"-spot")
 				},
 			},
 			{
@@ -206,14 +207,14 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 			{
 				// max_gpus changed with kubectl: drift, restored.
 				PreConfig: func() {
-					editSpec(t, karpenter.NodePoolKind, name+"-on-demand", "4", "spec", "limits", "nvidia.com/gpu")
+					editSpec(t, capacity.NodePoolKind, name+"-on-demand", "4", "spec", "limits", "nvidia.com/gpu")
 				},
 				Config: poolWithClassConfig(p, name, "", poolA100NoSpot),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
-					if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand"), "spec", "limits", "nvidia.com/gpu"); got != "24" {
+					if got := nested(t, acctest.Get(t, capacity.NodePoolKind, "", name+"-on-demand"), "spec", "limits", "nvidia.com/gpu"); got != "24" {
 						return fmt.Errorf("on-demand limits after drift repair = %v", got)
 					}
 					return nil
@@ -229,7 +230,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 				Check: func(*terraform.State) error { return checkCopy(t, name, class, copyTags) },
 			},
 			{
-				PreConfig: func() { acctest.Delete(t, karpenter.NodePoolKind, "", name+"-on-demand") },
+				PreConfig: func() { acctest.Delete(t, capacity.NodePoolKind, "", name+"-on-demand") },
 				Config:    poolWithClassConfig(p, name, "", poolA100NoSpot),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
@@ -239,7 +240,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 				// Billing removed: the NodePools launch with the node class itself, and the copy goes.
 				Config: poolWithClassConfig(p, name, "", poolA100NoBilling),
 				Check: func(*terraform.State) error {
-					if got := nested(t, acctest.Get(t, karpenter.NodePoolKind, "", name+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != class {
+					if got := nested(t, acctest.Get(t, capacity.NodePoolKind, "", name+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != class {
 						return fmt.Errorf("nodeClassRef.name = %v, want %s", got, class)
 					}
 					return gone(t, karpenter.EC2NodeClassKind, name)
@@ -276,7 +277,7 @@ resource "mlplatform_node_class" "other" {
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 			PreConfig: func() {
-				if err := gone(t, karpenter.NodePoolKind, name+"-on-demand"); err != nil {
+				if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
 					t.Error(err)
 				}
 				if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "role"); got != "someone-elses" {
@@ -468,7 +469,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 				// Destroying the pool leaves the node class.
 				Config: class,
 				Check: func(s *terraform.State) error {
-					if err := gone(t, karpenter.NodePoolKind, name+"-on-demand"); err != nil {
+					if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
 						return err
 					}
 					return classExists(s)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
@@ -21,7 +22,7 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			// Someone else's spot NodePool of the name the pool would give its own.
-			acctest.ApplyAs(t, "kubectl", karpenter.NodePoolKind, "", map[string]any{
+			acctest.ApplyAs(t, "kubectl", capacity.NodePoolKind, "", map[string]any{
 				"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
 				"metadata": map[string]any{"name": name + "-spot"},
 				"spec": map[string]any{"template": map[string]any{"spec": map[string]any{
@@ -29,12 +30,12 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 					"requirements": []any{},
 				}}},
 			})
-			t.Cleanup(func() { acctest.Delete(t, karpenter.NodePoolKind, "", name+"-spot") })
+			t.Cleanup(func() { acctest.Delete(t, capacity.NodePoolKind, "", name+"-spot") })
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			// Destroy left the other NodePool as it was.
-			spot := acctest.Get(t, karpenter.NodePoolKind, "", name+"-spot")
+			spot := acctest.Get(t, capacity.NodePoolKind, "", name+"-spot")
 			if got := nested(t, spot, "spec", "template", "spec", "nodeClassRef", "name"); got != "theirs" {
 				return fmt.Errorf("the other NodePool was rewritten: nodeClassRef.name = %v", got)
 			}
@@ -49,7 +50,7 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 			{
 				// Nothing was written, not even the on-demand NodePool that did not collide.
 				PreConfig: func() {
-					if err := gone(t, karpenter.NodePoolKind, name+"-on-demand"); err != nil {
+					if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
 						t.Error(err)
 					}
 				},
@@ -90,7 +91,7 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", karpenter.NodePoolKind),
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", capacity.NodePoolKind),
 		Steps: []resource.TestStep{
 			{Config: providerBlock("") + poolX, Check: owner("mlplatform_gpu_node_pool/" + x)},
 			{
@@ -101,7 +102,7 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 			{
 				// Pool x keeps its overlay; x-8gpu wrote nothing (its NodePool does not exist).
 				PreConfig: func() {
-					if err := gone(t, karpenter.NodePoolKind, x+"-8gpu-on-demand"); err != nil {
+					if err := gone(t, capacity.NodePoolKind, x+"-8gpu-on-demand"); err != nil {
 						t.Error(err)
 					}
 				},

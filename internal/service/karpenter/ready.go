@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
@@ -48,9 +49,9 @@ func waitReady(ctx context.Context, c *kube.Client, wait types.Bool, objs []*uns
 }
 
 var kindNamed = map[string]kube.Kind{
-	ec2NodeClassKind.Kind: ec2NodeClassKind,
-	NodePoolKind.Kind:     NodePoolKind,
-	nodeOverlayKind.Kind:  nodeOverlayKind,
+	ec2NodeClassKind.Kind:      ec2NodeClassKind,
+	capacity.NodePoolKind.Kind: capacity.NodePoolKind,
+	nodeOverlayKind.Kind:       nodeOverlayKind,
 }
 
 func (nodeClass) WaitReady(ctx context.Context, c *kube.Client, m *nodeClassModel, applied []*unstructured.Unstructured) error {

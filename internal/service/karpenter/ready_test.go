@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
@@ -125,7 +126,7 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 					stopAll()
 					stop = append(stop,
 						karpenterReports(t, karpenter.EC2NodeClassKind, class, condition{"Ready", "True", "Ready", ""}),
-						karpenterReports(t, karpenter.NodePoolKind, name+"-on-demand", condition{"Ready", "True", "Ready", ""}))
+						karpenterReports(t, capacity.NodePoolKind, name+"-on-demand", condition{"Ready", "True", "Ready", ""}))
 				},
 				Config: poolWithClassConfig(p, name, classWaits, pool("")),
 			},

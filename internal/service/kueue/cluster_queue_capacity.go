@@ -3,7 +3,6 @@ package kueue
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -15,9 +14,7 @@ import (
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
 // CheckBeforeApply checks the planned quotas against the GPU NodePools the named ResourceFlavors
@@ -75,19 +72,19 @@ func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (
 	if len(in.quotas) == 0 {
 		return nil, nil
 	}
-	if err := c.EnsureServed(ctx, karpenter.NodePoolKind); err != nil {
+	if err := c.EnsureServed(ctx, capacity.NodePoolKind); err != nil {
 		var ni *kube.NotInstalledError
 		if errors.As(err, &ni) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	pools, err := c.List(ctx, karpenter.NodePoolKind, "", metav1.ListOptions{})
+	pools, err := c.List(ctx, capacity.NodePoolKind, "", metav1.ListOptions{})
 	if err != nil {
 		return nil, err
 	}
 	for i := range pools.Items {
-		if p, ok := poolFromNodePool(&pools.Items[i]); ok {
+		if p, ok := capacity.PoolFromNodePool(&pools.Items[i]); ok {
 			in.pools = append(in.pools, p)
 		}
 	}
@@ -129,51 +126,4 @@ func otherQueuesQuotas(ctx context.Context, c *kube.Client, name string, in *cap
 		}
 	}
 	return nil
-}
-
-// poolFromNodePool reads a NodePool written by mlplatform_gpu_node_pool; ok is false for others.
-func poolFromNodePool(np *unstructured.Unstructured) (capacity.Pool, bool) {
-	ann := np.GetAnnotations()
-	m, err := gpu.Lookup(ann[karpenter.AnnotationGPUModel])
-	if err != nil {
-		return capacity.Pool{}, false
-	}
-	labels, _, _ := unstructured.NestedStringMap(np.Object, "spec", "template", "metadata", "labels")
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	reqs, _, _ := unstructured.NestedSlice(np.Object, "spec", "template", "spec", "requirements")
-	for _, raw := range reqs {
-		req, _ := raw.(map[string]any)
-		values, _, _ := unstructured.NestedStringSlice(req, "values")
-		if key, _ := req["key"].(string); req["operator"] == "In" && len(values) == 1 {
-			labels[key] = values[0]
-		}
-	}
-	labels["karpenter.sh/nodepool"] = np.GetName()
-	p := capacity.Pool{Name: np.GetName(), CapacityType: labels["karpenter.sh/capacity-type"], NodeLabels: labels,
-		Node:    gpu.NodeSpec{Model: m, Strategy: gpu.Strategy(ann[karpenter.AnnotationMIGStrategy])},
-		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}
-	if p.Node.Strategy != "" {
-		p.Node.MIG = labels[gpu.LabelMIGConfig]
-		if layout, ok := ann[karpenter.AnnotationMIGLayout]; ok {
-			p.Node.MIG = layout
-			if layout == "" {
-				p.Node.MIG = gpu.ConfigAllEnabled
-			}
-		}
-	}
-	if n, err := strconv.Atoi(ann[karpenter.AnnotationReplicas]); err == nil && n > 0 {
-		p.Node.TimeSlicing = &gpu.TimeSlicing{Replicas: n}
-	}
-	return p, true
-}
-
-func limit(np *unstructured.Unstructured, name string) int64 {
-	s, _, _ := unstructured.NestedString(np.Object, "spec", "limits", name)
-	q, err := resource.ParseQuantity(s)
-	if err != nil {
-		return 0
-	}
-	return q.Value()
 }

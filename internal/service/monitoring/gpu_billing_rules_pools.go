@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // unitShare is what one unit of a resource counts for in GPUs: 1 for a whole GPU, a MIG
@@ -33,8 +35,8 @@ func checkSupply(pool, capacityType string, s poolSupply) (*gpu.Model, *poolErro
 	fail := func(format string, a ...any) (*gpu.Model, *poolError) {
 		return nil, &poolError{pool, capacityType, fmt.Sprintf(format, a...)}
 	}
-	if !slices.Contains(capacityTypes, capacityType) {
-		return fail("the capacity type must be one of %q (the keys of a GPU node pool's supplies)", capacityTypes)
+	if !slices.Contains(capacity.CapacityTypes, capacityType) {
+		return fail("the capacity type must be one of %q (the keys of a GPU node pool's supplies)", capacity.CapacityTypes)
 	}
 	alias, ok := s.NodeLabels[nodeLabelGPU]
 	if !ok {

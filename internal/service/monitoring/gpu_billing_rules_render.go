@@ -12,6 +12,8 @@ import (
 	monitoringv1 "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring/v1"
 	"github.com/prometheus/common/model"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // rulesConfig is everything the billing rules are rendered from, in plain Go: the resource's
@@ -99,7 +101,7 @@ func relabel(expr, to, from string) string {
 func joinRules(c rulesConfig) []monitoringv1.Rule {
 	pool := fmt.Sprintf(`label_replace(%s, "pool", "$1", %q, "(.+)-(?:%s)")`,
 		relabel(ksmNodeLabels, "capacity_type", ksmLabel(nodeLabelCapacityType)), ksmLabel(nodeLabelNodePool),
-		strings.Join(capacityTypes, "|"))
+		strings.Join(capacity.CapacityTypes, "|"))
 	owner := fmt.Sprintf("max by (namespace, pod, project) (%s)\n* on (namespace) group_left (team)\nmax by (namespace, team) (%s)",
 		relabel(ksmPodLabels, "project", ksmLabel(c.ProjectLabel)), relabel(ksmNamespaceLabel, "team", ksmLabel(c.TeamLabel)))
 	return []monitoringv1.Rule{

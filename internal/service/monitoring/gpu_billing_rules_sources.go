@@ -3,6 +3,8 @@ package monitoring
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // What the rules read, as the exporters write it. Each fact names its source.
@@ -21,16 +23,13 @@ const (
 	ksmNodeLabels     = "kube_node_labels"
 )
 
-// Node labels the rules read: written by Karpenter on every node it launches
-// (sigs.k8s.io/karpenter pkg/apis/v1 labels.go), and by mlplatform_gpu_node_pool.
+// Node labels the rules read: written by Karpenter on every node it launches, and by
+// mlplatform_gpu_node_pool (see internal/capacity).
 const (
-	nodeLabelNodePool     = "karpenter.sh/nodepool"      // <pool>-<capacity type>
-	nodeLabelCapacityType = "karpenter.sh/capacity-type" // spot, on-demand, reserved
-	nodeLabelGPU          = "mlplatform.io/gpu"          // the GPU model, lower case
+	nodeLabelNodePool     = capacity.LabelNodePool
+	nodeLabelCapacityType = capacity.LabelCapacityType
+	nodeLabelGPU          = capacity.LabelGPU
 )
-
-// Capacity types as karpenter.sh/capacity-type spells them.
-var capacityTypes = []string{"spot", "on-demand", "reserved"}
 
 // ksmInvalidLabelChar and ksmSnake are kube-state-metrics' internal/store/utils.go
 // (invalidLabelCharRE, matchAllCap): an object label key becomes "label_" + the key with every
