@@ -40,6 +40,7 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		kueue.NewCohortResource,
 		kueue.NewLocalQueueResource,
 		kueue.NewWorkloadPriorityClassResource,
+		kueue.NewTopologyResource,
 		karpenter.NewNodeClassResource,
 		karpenter.NewGPUNodePoolResource,
 		nvidia.NewMigConfigResource,

@@ -21,6 +21,7 @@ type clusterQueueModel struct {
 	Preemption              *preemptionModel              `tfsdk:"preemption"`
 	FlavorFungibility       *flavorFungibilityModel       `tfsdk:"flavor_fungibility"`
 	FairSharingWeight       types.String                  `tfsdk:"fair_sharing_weight"`
+	AdmissionMode           types.String                  `tfsdk:"admission_mode"`
 	AdmissionChecksStrategy []admissionCheckStrategyModel `tfsdk:"admission_checks_strategy"`
 	StopPolicy              types.String                  `tfsdk:"stop_policy"`
 	WaitForActive           types.Bool                    `tfsdk:"wait_for_active"`

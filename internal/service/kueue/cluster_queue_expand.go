@@ -50,6 +50,9 @@ func (clusterQueue) Expand(ctx context.Context, m *clusterQueueModel, meta frame
 	if fs := expandFairSharing(m.FairSharingWeight, &diags); fs != nil {
 		spec.WithFairSharing(fs)
 	}
+	if !m.AdmissionMode.IsNull() {
+		spec.WithAdmissionScope(kueueac.AdmissionScope().WithAdmissionMode(kueuev1beta2.AdmissionMode(m.AdmissionMode.ValueString())))
+	}
 	if len(m.AdmissionChecksStrategy) > 0 {
 		acs := kueueac.AdmissionChecksStrategy()
 		for _, c := range m.AdmissionChecksStrategy {

@@ -33,6 +33,10 @@ func (clusterQueue) Flatten(ctx context.Context, obj *unstructured.Unstructured,
 	m.Preemption = flattenPreemption(s.Preemption, m.Preemption, importing)
 	m.FlavorFungibility = flattenFungibility(s.FlavorFungibility, m.FlavorFungibility, importing)
 	m.FairSharingWeight = flattenFairSharing(s.FairSharing, m.FairSharingWeight, importing)
+	m.AdmissionMode = types.StringNull()
+	if s.AdmissionScope != nil {
+		m.AdmissionMode = framework.OptionalString(string(s.AdmissionScope.AdmissionMode))
+	}
 	m.AdmissionChecksStrategy = flattenAdmissionChecks(s.AdmissionChecksStrategy, m.AdmissionChecksStrategy)
 	if m.WaitForActive.IsNull() { // imported: the attribute's default
 		m.WaitForActive = types.BoolValue(true)

@@ -73,6 +73,15 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 			"configuration), as a quantity such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
 		Validators: fairSharingWeight(),
 	}
+	attrs["admission_mode"] = schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "Admission fair sharing for this queue (`admissionScope.admissionMode`), when it is enabled in " +
+			"Kueue's configuration (`admissionFairSharing`): `UsageBasedAdmissionFairSharing` orders the queue's pending " +
+			"workloads by their LocalQueues' recent usage, weighed by each LocalQueue's `fair_sharing_weight`, so a team " +
+			"that used little goes first; `NoAdmissionFairSharing` turns it off. Omitted: Kueue's default for the queue.",
+		Validators: []validator.String{stringvalidator.OneOf(string(kueuev1beta2.UsageBasedAdmissionFairSharing),
+			string(kueuev1beta2.NoAdmissionFairSharing))},
+	}
 	attrs["admission_checks_strategy"] = schema.ListNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "AdmissionChecks a workload must pass before admission, each for all flavors or for some. " +

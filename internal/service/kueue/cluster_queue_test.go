@@ -97,6 +97,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
     match_expressions = [{ key = "tier", operator = "In", values = ["training"] }]
   }
   fair_sharing_weight = "0.5"
+  admission_mode      = "UsageBasedAdmissionFairSharing"
 `, cohort) + cqQuota(flavor, `nominal_quota = "16"
         lending_limit = "4"`)
 	resource.ParallelTest(t, resource.TestCase{
@@ -158,6 +159,9 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 					}
 					if got := nested(t, live, "spec", "fairSharing", "weight"); got != "500m" {
 						return fmt.Errorf("spec.fairSharing.weight = %v", got)
+					}
+					if got := nested(t, live, "spec", "admissionScope", "admissionMode"); got != "UsageBasedAdmissionFairSharing" {
+						return fmt.Errorf("spec.admissionScope.admissionMode = %v", got)
 					}
 					// Removed from the configuration: Kueue's default is back, owned by no one.
 					if got := nested(t, live, "spec", "queueingStrategy"); got != "BestEffortFIFO" {

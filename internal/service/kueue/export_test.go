@@ -9,3 +9,6 @@ var (
 	WorkloadPriorityClassKind = workloadPriorityClassKind
 	WorkloadKind              = workloadKind
 )
+
+// TopologyKind is exported for the acceptance tests.
+var TopologyKind = topologyKind

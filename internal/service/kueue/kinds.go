@@ -9,6 +9,7 @@ var (
 	localQueueKind            = queue.LocalQueueKind
 	cohortKind                = queue.Kind("cohorts", "Cohort", false)
 	workloadPriorityClassKind = queue.Kind("workloadpriorityclasses", "WorkloadPriorityClass", false)
+	topologyKind              = queue.Kind("topologies", "Topology", false)
 	// workloadKind is read only, to name the Workloads that hold a ClusterQueue being deleted.
 	workloadKind = queue.WorkloadKind
 )

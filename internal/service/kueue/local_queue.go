@@ -23,6 +23,8 @@ type localQueueModel struct {
 	framework.NamespacedMetadata
 	ClusterQueue types.String `tfsdk:"cluster_queue"`
 	StopPolicy   types.String `tfsdk:"stop_policy"`
+	// FairSharingWeight is the LocalQueue's weight under admission fair sharing.
+	FairSharingWeight types.String `tfsdk:"fair_sharing_weight"`
 }
 
 type localQueue struct{}
@@ -47,6 +49,14 @@ func (localQueue) Schema(ctx context.Context) schema.Schema {
 	}
 	attrs["stop_policy"] = enum("Anything but `None` stops admission from this queue: `Hold` lets admitted workloads "+
 		"finish, `HoldAndDrain` evicts them.", stopPolicies, string(kueuev1beta2.None))
+	attrs["fair_sharing_weight"] = schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "Weight of this queue under admission fair sharing (used when Kueue's configuration enables " +
+			"`admissionFairSharing` and the ClusterQueue's `admission_mode` is `UsageBasedAdmissionFairSharing`): its usage " +
+			"is divided by the weight, so a queue of weight `2` may use twice as much before others go first. A quantity " +
+			"such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
+		Validators: fairSharingWeight(),
+	}
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `LocalQueue` (kueue.x-k8s.io/v1beta2): the namespaced queue that ML engineers submit " +
 			"jobs to (label `kueue.x-k8s.io/queue-name`), feeding one ClusterQueue. The namespace must exist: applying " +
@@ -60,10 +70,14 @@ func (localQueue) Expand(_ context.Context, m *localQueueModel, meta framework.O
 	spec := kueueac.LocalQueueSpec().
 		WithClusterQueue(kueuev1beta2.ClusterQueueReference(m.ClusterQueue.ValueString())).
 		WithStopPolicy(kueuev1beta2.StopPolicy(m.StopPolicy.ValueString()))
-	return kueueac.LocalQueue(meta.Name, meta.Namespace).WithLabels(meta.Labels).WithAnnotations(meta.Annotations).WithSpec(spec), nil
+	var diags diag.Diagnostics
+	if fs := expandFairSharing(m.FairSharingWeight, &diags); fs != nil {
+		spec.WithFairSharing(fs)
+	}
+	return kueueac.LocalQueue(meta.Name, meta.Namespace).WithLabels(meta.Labels).WithAnnotations(meta.Annotations).WithSpec(spec), diags
 }
 
-func (localQueue) Flatten(_ context.Context, obj *unstructured.Unstructured, m *localQueueModel, _ bool) diag.Diagnostics {
+func (localQueue) Flatten(_ context.Context, obj *unstructured.Unstructured, m *localQueueModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var lq kueuev1beta2.LocalQueue
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &lq); err != nil {
@@ -76,5 +90,6 @@ func (localQueue) Flatten(_ context.Context, obj *unstructured.Unstructured, m *
 	if lq.Spec.StopPolicy != nil {
 		m.StopPolicy = types.StringValue(string(*lq.Spec.StopPolicy))
 	}
+	m.FairSharingWeight = flattenFairSharing(lq.Spec.FairSharing, m.FairSharingWeight, importing)
 	return diags
 }

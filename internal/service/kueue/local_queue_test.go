@@ -53,29 +53,36 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 			{
 				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q
   labels      = { team = "research" }
-  stop_policy = "HoldAndDrain"`, cqA100)),
+  stop_policy = "HoldAndDrain"
+  fair_sharing_weight = "0.5"`, cqA100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
-					if got := nested(t, acctest.Get(t, kueue.LocalQueueKind, ns, name), "spec", "stopPolicy"); got != "HoldAndDrain" {
+					live := acctest.Get(t, kueue.LocalQueueKind, ns, name)
+					if got := nested(t, live, "spec", "stopPolicy"); got != "HoldAndDrain" {
 						return fmt.Errorf("spec.stopPolicy = %v", got)
+					}
+					if got := nested(t, live, "spec", "fairSharing", "weight"); got != "500m" {
+						return fmt.Errorf("spec.fairSharing.weight = %v", got)
 					}
 					return nil
 				},
 			},
 			{
-				ResourceName:            lqAddr,
-				ImportState:             true,
-				ImportStateId:           ns + "/" + name,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"timeouts"},
+				ResourceName:      lqAddr,
+				ImportState:       true,
+				ImportStateId:     ns + "/" + name,
+				ImportStateVerify: true,
+				// Import records the weight in Kubernetes' spelling (500m for 0.5).
+				ImportStateVerifyIgnore: []string{"timeouts", "fair_sharing_weight"},
 			},
 			{
 				PreConfig: func() { acctest.SetLabel(t, kueue.LocalQueueKind, ns, name, "team", "other") },
 				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q
   labels      = { team = "research" }
-  stop_policy = "HoldAndDrain"`, cqA100)),
+  stop_policy = "HoldAndDrain"
+  fair_sharing_weight = "0.5"`, cqA100)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(lqAddr, plancheck.ResourceActionUpdate),
 				}},
@@ -118,6 +125,7 @@ func TestLocalQueue_invalidInputFailsAtPlan(t *testing.T) {
 		"bad cluster queue": {"research", "q", `cluster_queue = "CQ_1"`, `Attribute cluster_queue: "CQ_1" is not a valid`},
 		"no cluster queue":  {"research", "q", ``, `The argument "cluster_queue" is required`},
 		"bad stop policy":   {"research", "q", "cluster_queue = \"cq\"\nstop_policy = \"Drain\"", `Attribute stop_policy value must be one of`},
+		"bad weight":        {"research", "q", "cluster_queue = \"cq\"\nfair_sharing_weight = \"-1\"", `fair_sharing_weight`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
