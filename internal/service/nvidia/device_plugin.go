@@ -1,6 +1,7 @@
 package nvidia
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"sigs.k8s.io/yaml"
@@ -10,13 +11,18 @@ import (
 // Operator is pointed at with `devicePlugin.config.name`; a node picks a key with the label
 // nvidia.com/device-plugin.config (else `devicePlugin.config.default`). NVIDIA/k8s-device-plugin
 // is not on the Go module proxy, so these are minimal copies of its api/config/v1 types at
-// NVIDIA/k8s-device-plugin@1b826acc (see /work/shared/reference/gpu_reference.yaml):
-//   - config.go: Config{Version, Flags, Sharing};
-//   - flags.go: Flags.MigStrategy (`migStrategy`);
-//   - sharing.go: Sharing.TimeSlicing;
-//   - replicas.go: TimeSlicing{RenameByDefault, FailRequestsGreaterThanOne, Resources} and
+// NVIDIA/k8s-device-plugin@1b826acc (2026-08-19; see /work/shared/reference/gpu_reference.yaml):
+//   - config.go: Config{Version, Flags, Sharing}; an MPS config without failRequestsGreaterThanOne
+//     gets true;
+//   - flags.go: Flags (migStrategy, failOnInitError, nvidiaDriverRoot, plugin.passDeviceSpecs,
+//     plugin.deviceListStrategy as one string or a list, plugin.deviceIDStrategy);
+//   - sharing.go: Sharing{TimeSlicing, MPS}, MPS taking precedence;
+//   - replicas.go: ReplicatedResources{RenameByDefault, FailRequestsGreaterThanOne, Resources} and
 //     ReplicatedResource{Name, Rename, Replicas} ("number of replicas must be >= 2");
-//   - consts.go: DefaultSharedResourceNameSuffix ".shared", MaxResourceNameLength 63.
+//   - consts.go: DefaultSharedResourceNameSuffix ".shared", MaxResourceNameLength 63;
+//   - cmd/nvidia-device-plugin/main.go validateFlags: the device list and ID strategies, and
+//     "using --mig-strategy=mixed is not supported with MPS";
+//   - README "With CUDA MPS": only nvidia.com/gpu, on full GPUs.
 
 const (
 	devicePluginVersion = "v1" // Config.Version: the only value the device plugin accepts
@@ -26,31 +32,67 @@ const (
 	maxResourceNameLength = 63
 	// sharedSuffix is what renameByDefault appends (DefaultSharedResourceNameSuffix).
 	sharedSuffix = ".shared"
+	// Sharing strategies, as the node label nvidia.com/gpu.sharing-strategy spells them.
+	sharingTimeSlicing = "time-slicing"
+	sharingMPS         = "mps"
 )
 
-// migStrategies are the values of Flags.MigStrategy (consts.go MigStrategyNone/Single/Mixed).
-var migStrategies = []string{"none", "single", "mixed"}
+var (
+	// migStrategies are the values of Flags.MigStrategy (consts.go MigStrategyNone/Single/Mixed).
+	migStrategies = []string{"none", "single", "mixed"}
+	// deviceListStrategies and deviceIDStrategies are what validateFlags accepts.
+	deviceListStrategies = []string{"envvar", "volume-mounts", "cdi-annotations", "cdi-cri"}
+	deviceIDStrategies   = []string{"uuid", "index"}
+)
 
 // devicePluginConfig is the device plugin's Config with only the fields the provider writes.
 type devicePluginConfig struct {
-	Version string              `json:"version"`
-	Flags   *devicePluginFlags  `json:"flags,omitempty"`
-	Sharing devicePluginSharing `json:"sharing"`
+	Version string               `json:"version"`
+	Flags   *devicePluginFlags   `json:"flags,omitempty"`
+	Sharing *devicePluginSharing `json:"sharing,omitempty"`
 }
 
 type devicePluginFlags struct {
-	MigStrategy *string `json:"migStrategy,omitempty"`
+	MigStrategy      *string                  `json:"migStrategy,omitempty"`
+	FailOnInitError  *bool                    `json:"failOnInitError,omitempty"`
+	NvidiaDriverRoot *string                  `json:"nvidiaDriverRoot,omitempty"`
+	Plugin           *devicePluginPluginFlags `json:"plugin,omitempty"`
+}
+
+type devicePluginPluginFlags struct {
+	PassDeviceSpecs    *bool              `json:"passDeviceSpecs,omitempty"`
+	DeviceListStrategy deviceListStrategy `json:"deviceListStrategy,omitempty"`
+	DeviceIDStrategy   *string            `json:"deviceIDStrategy,omitempty"`
+}
+
+// deviceListStrategy is one strategy or a list of them, as flags.go's deviceListStrategyFlag reads it.
+type deviceListStrategy []string
+
+func (d *deviceListStrategy) UnmarshalJSON(b []byte) error {
+	var one string
+	if json.Unmarshal(b, &one) == nil {
+		*d = []string{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return fmt.Errorf("invalid deviceListStrategy: %s", b)
+	}
+	*d = many
+	return nil
 }
 
 type devicePluginSharing struct {
-	TimeSlicing devicePluginTimeSlicing `json:"timeSlicing"`
+	TimeSlicing *devicePluginReplicated `json:"timeSlicing,omitempty"`
+	MPS         *devicePluginReplicated `json:"mps,omitempty"`
 }
 
-// devicePluginTimeSlicing is replicas.go's TimeSlicing. Both flags are written even when false,
-// as NVIDIA's examples do, so a reader of the ConfigMap sees them.
-type devicePluginTimeSlicing struct {
+// devicePluginReplicated is replicas.go's ReplicatedResources. Time-slicing writes both flags
+// even when false, as NVIDIA's examples do; MPS leaves failRequestsGreaterThanOne out unless set,
+// so that the device plugin's default (true) applies.
+type devicePluginReplicated struct {
 	RenameByDefault            bool                   `json:"renameByDefault"`
-	FailRequestsGreaterThanOne bool                   `json:"failRequestsGreaterThanOne"`
+	FailRequestsGreaterThanOne *bool                  `json:"failRequestsGreaterThanOne,omitempty"`
 	Resources                  []devicePluginReplicas `json:"resources"`
 }
 
@@ -60,6 +102,20 @@ type devicePluginReplicas struct {
 	Name     string `json:"name"`
 	Rename   string `json:"rename,omitempty"`
 	Replicas int64  `json:"replicas"`
+}
+
+// strategy returns the sharing the config sets ("" for none) and its resources, MPS first as
+// sharing.go's ReplicatedResources has it.
+func (c devicePluginConfig) strategy() (string, *devicePluginReplicated) {
+	switch {
+	case c.Sharing == nil:
+		return "", nil
+	case c.Sharing.MPS != nil:
+		return sharingMPS, c.Sharing.MPS
+	case c.Sharing.TimeSlicing != nil:
+		return sharingTimeSlicing, c.Sharing.TimeSlicing
+	}
+	return "", nil
 }
 
 func marshalDevicePlugin(c devicePluginConfig) (string, error) {
@@ -76,8 +132,8 @@ func parseDevicePlugin(text string) (devicePluginConfig, error) {
 	if c.Version != devicePluginVersion {
 		return c, fmt.Errorf("version is %q, the device plugin only reads %q", c.Version, devicePluginVersion)
 	}
-	if len(c.Sharing.TimeSlicing.Resources) == 0 {
-		return c, fmt.Errorf("sharing.timeSlicing has no resources")
+	if s, r := c.strategy(); r != nil && len(r.Resources) == 0 {
+		return c, fmt.Errorf("sharing.%s has no resources", map[string]string{sharingMPS: "mps", sharingTimeSlicing: "timeSlicing"}[s])
 	}
 	return c, nil
 }

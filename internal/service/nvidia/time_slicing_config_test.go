@@ -201,6 +201,76 @@ sharing:
 	})
 }
 
+// MPS and flags-only configs, as NVIDIA's README writes them, in a ConfigMap of their own.
+func TestAccTimeSlicingConfig_mpsAndFlags(t *testing.T) {
+	name := acctest.Name("acc-mps")
+	cfg := providerBlock("") + fmt.Sprintf(`
+resource "mlplatform_time_slicing_config" "test" {
+  name = %q
+  configs = {
+    "mps" = {
+      sharing           = "mps"
+      rename_by_default = true
+      resources         = [{ name = "nvidia.com/gpu", replicas = 10 }]
+    }
+    "driver-container" = {
+      mig_strategy       = "single"
+      fail_on_init_error = false
+      nvidia_driver_root = "/run/nvidia/driver"
+      plugin = {
+        pass_device_specs    = true
+        device_list_strategy = ["envvar", "cdi-annotations"]
+        device_id_strategy   = "index"
+      }
+    }
+  }
+}
+`, name)
+	want := map[string]string{
+		// failRequestsGreaterThanOne is left to the device plugin, which defaults it to true under MPS.
+		"mps": `
+version: v1
+sharing:
+  mps:
+    renameByDefault: true
+    resources:
+    - name: nvidia.com/gpu
+      replicas: 10
+`,
+		"driver-container": `
+version: v1
+flags:
+  migStrategy: single
+  failOnInitError: false
+  nvidiaDriverRoot: /run/nvidia/driver
+  plugin:
+    passDeviceSpecs: true
+    deviceListStrategy: [envvar, cdi-annotations]
+    deviceIDStrategy: index
+`,
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, tsNS) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_time_slicing_config", kube.ConfigMapKind),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					for key, yaml := range want {
+						if err := expectYAML(configMapYAML(t, tsNS, name, key), yaml); err != nil {
+							return fmt.Errorf("key %s: %w", key, err)
+						}
+					}
+					return nil
+				},
+			},
+			{ResourceName: tsAddr, ImportState: true, ImportStateId: tsNS + "/" + name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts"}},
+		},
+	})
+}
+
 func TestTimeSlicingConfig_invalidInputFailsAtPlan(t *testing.T) {
 	cfg := func(body string) string { return `configs = { "any" = { ` + body + ` } }` }
 	cases := map[string]struct{ body, want string }{
@@ -220,6 +290,15 @@ func TestTimeSlicingConfig_invalidInputFailsAtPlan(t *testing.T) {
 		"bad strategy":   {cfg(`mig_strategy = "auto"` + "\n" + `resources = [{ name = "nvidia.com/gpu", replicas = 2 }]`), `value must be one of`},
 		"bad config key": {`configs = { "a/b" = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }] } }`, `"a/b" is not a valid ConfigMap key`},
 		"no configs":     {`configs = {}`, `map must contain at least 1`},
+		"MPS of MIG devices": {cfg(`sharing = "mps"` + "\n" + `resources = [{ name = "nvidia.com/mig-1g.10gb", replicas = 2 }]`),
+			`MPS can share only nvidia.com/gpu \(whole GPUs\), not nvidia.com/mig-1g.10gb`},
+		"MPS under mixed": {cfg(`sharing = "mps"` + "\n" + `mig_strategy = "mixed"` + "\n" + `resources = [{ name = "nvidia.com/gpu", replicas = 2 }]`),
+			`the device plugin refuses MPS with mig_strategy "mixed"`},
+		"sharing without resources": {cfg(`sharing = "mps"`), `Attribute configs\["any"\]\.sharing shares GPUs, but the config has no resources`},
+		"bad sharing":               {cfg(`sharing = "mig"` + "\n" + `resources = [{ name = "nvidia.com/gpu", replicas = 2 }]`), `value must be one of`},
+		"relative driver root":      {cfg(`nvidia_driver_root = "run/nvidia/driver"`), `"run/nvidia/driver" is not an absolute path`},
+		"bad device list strategy":  {cfg(`plugin = { device_list_strategy = ["volumes"] }`), `device_list_strategy\[0\][\s\S]*value must be one of`},
+		"bad device id strategy":    {cfg(`plugin = { device_id_strategy = "serial" }`), `device_id_strategy value must be one of`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

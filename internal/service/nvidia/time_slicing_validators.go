@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -96,12 +97,31 @@ func (uniqueResourceNames) ValidateList(ctx context.Context, req validator.ListR
 	}
 }
 
-// timeSlicingRules ties a config's fields together: MIG resources need the mixed strategy, no
-// two resources may be advertised under one name, and a rename the device plugin ignores warns.
+// absolutePath accepts an absolute file system path.
+type absolutePath struct{}
+
+func (absolutePath) Description(context.Context) string { return "must be an absolute path" }
+func (v absolutePath) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (absolutePath) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if v := req.ConfigValue.ValueString(); !strings.HasPrefix(v, "/") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid path", fmt.Sprintf("Attribute %s: %q is not an absolute path", req.Path, v))
+	}
+}
+
+// timeSlicingRules ties a config's fields together: sharing settings need resources, MPS shares
+// whole GPUs only, MIG resources need the mixed strategy, no two resources may be advertised under
+// one name, and a rename the device plugin ignores warns.
 type timeSlicingRules struct{}
 
 func (timeSlicingRules) Description(context.Context) string {
-	return "nvidia.com/mig-* resources need mig_strategy mixed; advertised names must be unique"
+	return "sharing settings need resources; MPS shares nvidia.com/gpu only, not with mig_strategy mixed; " +
+		"nvidia.com/mig-* resources need mig_strategy mixed; advertised names must be unique"
 }
 func (v timeSlicingRules) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
@@ -114,6 +134,22 @@ func (timeSlicingRules) ValidateObject(ctx context.Context, req validator.Object
 		return
 	}
 	strategy, renameByDefault := c.MigStrategy.ValueString(), c.RenameByDefault.ValueBool()
+	mps := c.Sharing.ValueString() == sharingMPS
+	if c.Resources == nil {
+		for name, v := range map[string]attr.Value{"sharing": c.Sharing, "rename_by_default": c.RenameByDefault,
+			"fail_requests_greater_than_one": c.FailRequestsGreaterThanOne} {
+			if !v.IsNull() {
+				resp.Diagnostics.AddAttributeError(req.Path.AtName(name), "Sharing setting without resources", fmt.Sprintf(
+					"Attribute %s shares GPUs, but the config has no resources to share; give resources, or leave it out", req.Path.AtName(name)))
+			}
+		}
+		return
+	}
+	if mps && strategy == string(gpu.StrategyMixed) {
+		resp.Diagnostics.AddAttributeError(req.Path.AtName("sharing"), "MPS with the mixed MIG strategy", fmt.Sprintf(
+			"Attribute %s: the device plugin refuses MPS with mig_strategy \"mixed\" (MPS shares whole GPUs only); use "+
+				"time-slicing to share MIG devices", req.Path.AtName("sharing")))
+	}
 	advertised := map[string]int{}
 	for i, r := range c.Resources {
 		if r.Name.IsUnknown() || r.Rename.IsUnknown() {
@@ -121,6 +157,10 @@ func (timeSlicingRules) ValidateObject(ctx context.Context, req validator.Object
 		}
 		p := req.Path.AtName("resources").AtListIndex(i)
 		name := r.Name.ValueString()
+		if mps && name != gpu.ResourceGPU {
+			resp.Diagnostics.AddAttributeError(p.AtName("name"), "MPS shares whole GPUs only", fmt.Sprintf(
+				"Attribute %s: MPS can share only %s (whole GPUs), not %s; use time-slicing to share MIG devices", p.AtName("name"), gpu.ResourceGPU, name))
+		}
 		if strings.HasPrefix(name, "nvidia.com/mig-") && strategy != "" && strategy != string(gpu.StrategyMixed) {
 			resp.Diagnostics.AddAttributeError(p.AtName("name"), "MIG resource without the mixed strategy", fmt.Sprintf(
 				"Attribute %s: %s is advertised only under the mixed MIG strategy, but mig_strategy is %q", p.AtName("name"), name, strategy))

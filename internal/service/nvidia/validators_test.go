@@ -8,8 +8,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Warnings cannot be asserted through terraform-plugin-testing, so the validators that warn are
@@ -65,19 +67,19 @@ func TestWarnWithoutAllDisabled(t *testing.T) {
 }
 
 func TestTimeSlicingRulesRenameWarning(t *testing.T) {
-	resourceType := map[string]attr.Type{"name": types.StringType, "replicas": types.Int64Type, "rename": types.StringType}
+	objectType := schema.NestedAttributeObject{Attributes: timeSlicingAttributes()}.Type().(types.ObjectType)
+	resourceType := objectType.AttrTypes["resources"].(types.ListType).ElemType.(types.ObjectType)
 	config := func(renameByDefault bool, rename string) types.Object {
-		r := types.ObjectValueMust(resourceType, map[string]attr.Value{
+		r := types.ObjectValueMust(resourceType.AttrTypes, map[string]attr.Value{
 			"name": types.StringValue("nvidia.com/gpu"), "replicas": types.Int64Value(2), "rename": types.StringValue(rename),
 		})
-		return types.ObjectValueMust(map[string]attr.Type{
-			"mig_strategy": types.StringType, "rename_by_default": types.BoolType, "fail_requests_greater_than_one": types.BoolType,
-			"resources": types.ListType{ElemType: types.ObjectType{AttrTypes: resourceType}},
-		}, map[string]attr.Value{
-			"mig_strategy": types.StringNull(), "rename_by_default": types.BoolValue(renameByDefault),
-			"fail_requests_greater_than_one": types.BoolNull(),
-			"resources":                      types.ListValueMust(types.ObjectType{AttrTypes: resourceType}, []attr.Value{r}),
-		})
+		values := map[string]attr.Value{}
+		for name, t := range objectType.AttrTypes {
+			values[name], _ = t.ValueFromTerraform(context.Background(), tftypes.NewValue(t.TerraformType(context.Background()), nil))
+		}
+		values["rename_by_default"] = types.BoolValue(renameByDefault)
+		values["resources"] = types.ListValueMust(resourceType, []attr.Value{r})
+		return types.ObjectValueMust(objectType.AttrTypes, values)
 	}
 	cases := []struct {
 		renameByDefault bool
