@@ -20,5 +20,17 @@ resource "mlplatform_time_slicing_config" "this" {
         { name = "nvidia.com/mig-1g.10gb", replicas = 2 },
       ]
     }
+
+    # CUDA MPS: each of 10 pods gets a tenth of a whole GPU's memory and compute.
+    "mps" = {
+      sharing   = "mps"
+      resources = [{ name = "nvidia.com/gpu", replicas = 10 }]
+    }
+
+    # Nothing shared; the driver comes from the GPU Operator's driver container.
+    "driver-container" = {
+      nvidia_driver_root = "/run/nvidia/driver"
+      plugin             = { device_list_strategy = ["cdi-cri"] }
+    }
   }
 }
