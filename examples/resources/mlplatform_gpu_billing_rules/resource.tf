@@ -2,8 +2,8 @@
 resource "mlplatform_gpu_billing_rules" "gpu" {
   name = "gpu-billing"
   pools = {
-    (mlplatform_gpu_node_pool.a100.name)     = mlplatform_gpu_node_pool.a100.supplies
-    (mlplatform_gpu_node_pool.a100_mig.name) = mlplatform_gpu_node_pool.a100_mig.supplies
+    (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies
+    (mlplatform_gpu_node_pool.h100.name) = mlplatform_gpu_node_pool.h100.supplies
   }
   # What kube-prometheus-stack, installed as "monitoring", selects rules by.
   labels = { release = "monitoring" }

@@ -31,6 +31,19 @@ resource "mlplatform_gpu_node_pool" "a100" {
   billing = { project = "fine-tuning" }
 }
 
+# Whole H100s (p5.48xlarge) on capacity already paid for: an On-Demand Capacity Reservation or a
+# Capacity Block for ML that the node class's capacity_reservation_selector selects. Karpenter
+# tries this NodePool first (weight 30); it is priced like on-demand unless price_per_hour gives
+# a Capacity Block's price per instance.
+resource "mlplatform_gpu_node_pool" "h100" {
+  name       = "h100"
+  node_class = mlplatform_node_class.gpu.name
+  gpu        = { model = "h100", instance_types = ["p5.48xlarge"] }
+  reserved   = { max_gpus = 16 }
+  # Drift or expiry waits a day for a node's training pods before draining it.
+  termination_grace_period = "24h"
+}
+
 # A Kueue flavor for the spot nodes, fed from what the pool supplies (known at plan time).
 resource "mlplatform_resource_flavor" "a100_spot" {
   name        = "a100-1g10gb-spot"
@@ -50,6 +63,7 @@ locals {
 
 resource "mlplatform_cluster_queue" "nlp" {
   name               = "nlp"
+  cohort             = mlplatform_cohort.training.name # borrowing needs a cohort to borrow from
   namespace_selector = { match_labels = { "mlplatform.io/team" = "nlp" } }
 
   resource_group {

@@ -9,13 +9,13 @@ resource "mlplatform_team" "nlp" {
 
 # A template of the team: its pods carry the team's billing labels and a project, and run as
 # the team's workflow service account.
-resource "mlplatform_training_job_template" "sentiment" {
+resource "mlplatform_training_job_template" "summarizer" {
   namespace       = mlplatform_team.nlp.namespace
-  name            = "sentiment-model"
+  name            = "summarizer"
   queue           = mlplatform_team.nlp.local_queue_names[0]
   service_account = mlplatform_team.nlp.workflow_service_account
-  billing         = merge(mlplatform_team.nlp.pod_labels, { "mlplatform.io/project" = "sentiment" })
-  image           = "ghcr.io/acme/sentiment:1.4"
+  billing         = merge(mlplatform_team.nlp.pod_labels, { "mlplatform.io/project" = "summarizer" })
+  image           = "ghcr.io/acme/summarizer:0.9"
   training_script = "train.py"
-  hardware        = { gpu_type = "a100-80gb" }
+  hardware        = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
 }

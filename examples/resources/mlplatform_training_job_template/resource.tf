@@ -2,10 +2,10 @@
 # a preemption or a spot reclaim. ML engineers submit runs with the command in submit_command,
 # e.g. `argo submit --from workflowtemplate/sentiment-model -n nlp -p learning_rate=1e-4`.
 resource "mlplatform_training_job_template" "sentiment" {
-  namespace      = "nlp"
+  namespace      = mlplatform_team.nlp.namespace
   name           = "sentiment-model"
-  queue          = mlplatform_local_queue.nlp.name
-  priority_class = mlplatform_workload_priority_class.low.name
+  queue          = mlplatform_team.nlp.local_queue_names[0]
+  priority_class = mlplatform_workload_priority_class.experiment.name
   billing = {
     "billing.mlplatform.io/team"    = "nlp"
     "billing.mlplatform.io/project" = "sentiment"

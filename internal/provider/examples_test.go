@@ -1,0 +1,54 @@
+package provider_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+)
+
+// readsTheCluster are examples whose plan reads live objects, which their acceptance tests cover.
+var readsTheCluster = map[string]string{
+	"data-sources/mlplatform_cluster_queue": "reads a live ClusterQueue (TestAccClusterQueueDataSource_*)",
+}
+
+// The examples of docs/ together declare one platform (an example refers to what the others
+// declare, as in a user's configuration), and it plans as written without a cluster: a renamed
+// attribute or a value the plan-time checks refuse shows up here rather than in a user's first apply.
+func TestExamples_plan(t *testing.T) {
+	dirs, err := filepath.Glob("../../examples/*/mlplatform_*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no examples found: %v", err)
+	}
+	var config strings.Builder
+	for _, dir := range dirs {
+		if _, ok := readsTheCluster[strings.TrimPrefix(dir, "../../examples/")]; ok {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&config, "# %s\n%s\n", f, b)
+		}
+	}
+	host, requests := acctest.UnreachableCluster(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:             fmt.Sprintf("provider \"mlplatform\" {\n  host = %q\n}\n", host) + config.String(),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}},
+	})
+	if n := requests(); n != 0 {
+		t.Errorf("plan made %d API requests; want none", n)
+	}
+}
