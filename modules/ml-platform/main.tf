@@ -24,6 +24,7 @@ resource "mlplatform_node_class" "this" {
 
   capacity_reservation_selector = var.node_class.capacity_reservations
   instance_store_policy         = var.node_class.instance_store_policy
+  node_config                   = var.node_class.node_config
 
   billing = length(var.node_class.billing) > 0 ? var.node_class.billing : null
   tags    = length(var.node_class.tags) > 0 ? var.node_class.tags : null

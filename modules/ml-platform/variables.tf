@@ -31,6 +31,11 @@ variable "node_class" {
       instance_match_criteria = optional(string)
     })))
     instance_store_policy = optional(string)
+    node_config = optional(object({
+      topology_manager_policy = optional(string)
+      topology_manager_scope  = optional(string)
+      cpu_manager_policy      = optional(string)
+    }))
   })
   default     = {}
   description = <<-EOT
@@ -43,7 +48,9 @@ variable "node_class" {
     `root_device_name` `/dev/xvda` as on AL2023); `billing` tags (team, project, cost centre) and
     other EC2 `tags`; `capacity_reservations`, selector terms of the capacity reservations and
     Capacity Blocks that pools' `reserved` capacity launches into; `instance_store_policy`
-    (`RAID0`: the local NVMe disks hold images and ephemeral storage).
+    (`RAID0`: the local NVMe disks hold images and ephemeral storage); `node_config`, the kubelet's
+    `topology_manager_policy` (e.g. `single-numa-node`), `topology_manager_scope` and
+    `cpu_manager_policy` (`static`), written as an AL2023 nodeadm NodeConfig (needs an `al2023@` alias).
   EOT
 
   validation {

@@ -21,7 +21,8 @@ resource "mlplatform_node_class" "gpu" {
 
 # Multi-node training on p5.48xlarge, as the EKS GPU blueprints launch it: capacity reservations
 # (and Capacity Blocks for ML) tagged for training first, a cluster placement group, EFA on the
-# network cards, and the local NVMe disks as one RAID-0 array for images and staged data.
+# network cards, the local NVMe disks as one RAID-0 array for images and staged data, and NUMA
+# alignment.
 resource "mlplatform_node_class" "p5_training" {
   name = "p5-training"
   role = "KarpenterNodeRole-training"
@@ -37,4 +38,12 @@ resource "mlplatform_node_class" "p5_training" {
     [for card in range(4) : { network_card_index = card, device_index = card == 0 ? 1 : 0, interface_type = "efa-only" }],
   )
   instance_store_policy = "RAID0"
+
+  # A pod's GPUs, CPUs and EFA interfaces on one NUMA node (written as an AL2023 nodeadm
+  # NodeConfig in the user data).
+  node_config = {
+    topology_manager_policy = "single-numa-node"
+    topology_manager_scope  = "pod"
+    cpu_manager_policy      = "static"
+  }
 }

@@ -37,6 +37,7 @@ type nodeClassModel struct {
 	BlockDevice           []blockDeviceModel    `tfsdk:"block_device"`
 	Kubelet               *kubeletModel         `tfsdk:"kubelet"`
 	UserData              types.String          `tfsdk:"user_data"`
+	NodeConfig            *nodeConfigModel      `tfsdk:"node_config"`
 	MetadataOptions       *metadataOptionsModel `tfsdk:"metadata_options"`
 	launchModel
 	Tags         types.Map  `tfsdk:"tags"`
@@ -164,6 +165,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "User data in the format of the AMI family; Karpenter merges its own settings into it. " +
 			"Sensitive, as bootstrap scripts often carry credentials or join tokens; it is kept out of plan output.",
 	}
+	attrs["node_config"] = nodeConfigAttribute()
 	attrs["metadata_options"] = metadataOptionsAttribute()
 	maps.Copy(attrs, launchAttributes())
 	attrs["tags"] = schema.MapAttribute{

@@ -95,9 +95,13 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 		Role:            m.Role.ValueString(),
 		InstanceProfile: strPtr(m.InstanceProfile),
 		AMIFamily:       strPtr(m.AMIFamily),
-		UserData:        strPtr(m.UserData),
 		Tags:            stringMap(ctx, m.TagsAll, &diags),
 	}
+	userData, err := renderUserData(strPtr(m.UserData), m.NodeConfig)
+	if err != nil {
+		diags.AddAttributeError(path.Root("user_data"), "Cannot add node_config to user_data", err.Error())
+	}
+	spec.UserData = userData
 	for _, t := range m.AMISelector {
 		spec.AMISelectorTerms = append(spec.AMISelectorTerms, awsv1.AMISelectorTerm{
 			Alias: t.Alias.ValueString(), ID: t.ID.ValueString(), Name: t.Name.ValueString(), Owner: t.Owner.ValueString(),
@@ -228,7 +232,8 @@ func (nodeClass) Flatten(ctx context.Context, obj *unstructured.Unstructured, m 
 	}
 	s := nc.Spec
 	m.Role, m.InstanceProfile = optStr(s.Role), ptrStr(s.InstanceProfile)
-	m.AMIFamily, m.UserData = ptrStr(s.AMIFamily), ptrStr(s.UserData)
+	m.AMIFamily = ptrStr(s.AMIFamily)
+	m.UserData, m.NodeConfig = flattenUserData(s.UserData, m.UserData, m.NodeConfig)
 	amis := make([]amiTermModel, len(s.AMISelectorTerms))
 	for i, t := range s.AMISelectorTerms {
 		amis[i] = amiTermModel{Alias: optStr(t.Alias), ID: optStr(t.ID), Name: optStr(t.Name), Owner: optStr(t.Owner),

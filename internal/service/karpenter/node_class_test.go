@@ -2,6 +2,10 @@ package karpenter_test
 
 import (
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
@@ -161,6 +166,70 @@ placement_group_id = "pg-1"`), `"placement_group_id" cannot be specified when\s+
 		"no size nor snapshot":  {base(`block_device = [{ device_name = "a" }]`), `volume_size`},
 		"instance store policy": {base(`instance_store_policy = "RAID1"`), `value must be one of`},
 		"grace period":          {base(`kubelet = { eviction_soft_grace_period = { "memory.available" = "90" } }`), `eviction_soft_grace_period\["memory.available"\] must be a\s+duration such as 1m30s`},
+		"node config on bottlerocket": {func(p string) string {
+			return nodeClassConfigAMI(p, `[{ alias = "bottlerocket@latest" }]`, `node_config = { cpu_manager_policy = "static" }`)
+		}, `node_config is written as an AL2023 nodeadm NodeConfig, but the AMI\s+family is Bottlerocket`},
+		"node config on AL2": {func(p string) string {
+			return nodeClassConfigAMI(p, `[{ id = "ami-123" }]`, `ami_family = "AL2"
+node_config = { cpu_manager_policy = "static" }`)
+		}, `but the AMI\s+family is AL2\.`},
+		"bad topology policy": {base(`node_config = { topology_manager_policy = "numa" }`), `value must be one of`},
+	})
+}
+
+// node_config joins the user's script in a MIME document that nodeadm reads, and both read back
+// on import.
+func TestAccNodeClass_nodeConfig(t *testing.T) {
+	name := acctest.Name("acc-node-config")
+	cfg := nodeClassConfig(providerBlock(""), name, `
+  user_data   = "#!/bin/bash\necho ready\n"
+  node_config = { topology_manager_policy = "single-numa-node", topology_manager_scope = "pod", cpu_manager_policy = "static" }`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_node_class", karpenter.EC2NodeClassKind),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					ud, _ := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "userData").(string)
+					msg, err := mail.ReadMessage(strings.NewReader(ud))
+					if err != nil {
+						return fmt.Errorf("userData is not MIME: %w\n%s", err, ud)
+					}
+					_, params, _ := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+					r := multipart.NewReader(msg.Body, params["boundary"])
+					var contentTypes, bodies []string
+					for {
+						p, err := r.NextPart()
+						if err != nil {
+							break
+						}
+						b, _ := io.ReadAll(p)
+						contentTypes, bodies = append(contentTypes, p.Header.Get("Content-Type")), append(bodies, string(b))
+					}
+					if len(contentTypes) != 2 || contentTypes[0] != "application/node.eks.aws" || !strings.HasPrefix(contentTypes[1], "text/x-shellscript") {
+						return fmt.Errorf("parts %q:\n%s", contentTypes, ud)
+					}
+					var nodeConfig map[string]any
+					if err := yaml.Unmarshal([]byte(bodies[0]), &nodeConfig); err != nil {
+						return err
+					}
+					want := map[string]any{"apiVersion": "node.eks.aws/v1alpha1", "kind": "NodeConfig", "spec": map[string]any{
+						"kubelet": map[string]any{"config": map[string]any{"topologyManagerPolicy": "single-numa-node",
+							"topologyManagerScope": "pod", "cpuManagerPolicy": "static"}}}}
+					if !reflect.DeepEqual(nodeConfig, want) {
+						return fmt.Errorf("NodeConfig part = %v", nodeConfig)
+					}
+					if bodies[1] != "#!/bin/bash\necho ready\n" {
+						return fmt.Errorf("script part = %q", bodies[1])
+					}
+					return nil
+				},
+			},
+			{ResourceName: "mlplatform_node_class.test", ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"}},
+		},
 	})
 }
 

@@ -195,7 +195,8 @@ func (gcThresholds) ValidateObject(_ context.Context, req validator.ObjectReques
 func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 func (nodeClass) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot("role"), path.MatchRoot("instance_profile"))}
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot("role"), path.MatchRoot("instance_profile")),
+		nodeConfigNeedsAL2023{}}
 }
 
 // ValidateConfig applies the CRD's rules that span AMI selector terms and ami_family.
