@@ -31,6 +31,9 @@ type Pool struct {
 	// MaxGPUs and MaxNodes bound the pool; 0 means unbounded.
 	MaxGPUs  int64
 	MaxNodes int64
+	// Static is a static NodePool (replicas): exactly MaxNodes nodes, even 0. Node must then name
+	// an instance type or GPUs per node.
+	Static bool
 }
 
 // Quota is one nominal quota of a ClusterQueue for a (flavor, resource). Ref is the caller's

@@ -146,9 +146,36 @@ func PoolFromNodePool(np *unstructured.Unstructured) (Pool, bool) {
 		}
 	}
 	labels[LabelNodePool] = np.GetName()
-	return Pool{Name: np.GetName(), CapacityType: labels[LabelCapacityType], NodeLabels: labels,
+	p := Pool{Name: np.GetName(), CapacityType: labels[LabelCapacityType], NodeLabels: labels,
 		Node:    d.NodeSpec(m, labels[gpu.LabelMIGConfig]),
-		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}, true
+		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}
+	p.Node.InstanceType = oneGPUCount(reqs)
+	if n, ok, _ := unstructured.NestedInt64(np.Object, "spec", "replicas"); ok {
+		p.MaxNodes, p.Static = n, true
+	}
+	return p, true
+}
+
+// oneGPUCount returns the first of the instance types the requirements allow when they all carry
+// one GPU count, so that a node's resources are known; else "".
+func oneGPUCount(reqs []any) string {
+	for _, raw := range reqs {
+		req, _ := raw.(map[string]any)
+		values, _, _ := unstructured.NestedStringSlice(req, "values")
+		if req["key"] != LabelInstanceType || req["operator"] != "In" || len(values) == 0 {
+			continue
+		}
+		gpus := -1
+		for _, v := range values {
+			_, it, err := gpu.ModelForInstanceType(v)
+			if err != nil || (gpus >= 0 && it.GPUs != gpus) {
+				return ""
+			}
+			gpus = it.GPUs
+		}
+		return values[0]
+	}
+	return ""
 }
 
 func limit(np *unstructured.Unstructured, name string) int64 {

@@ -71,3 +71,33 @@ func TestPoolFromNodePool(t *testing.T) {
 		t.Fatal("a NodePool without the model annotation is not a GPU node pool")
 	}
 }
+
+// A static NodePool (replicas) supplies exactly its nodes, even none; so does a dynamic one bounded
+// by limits.nodes, once its instance types carry one GPU count.
+func TestPoolFromNodePoolByNodes(t *testing.T) {
+	ann := map[string]string{}
+	capacity.Declared{Model: "a100-80gb"}.Annotate(ann)
+	nodePool := func(spec map[string]any) *unstructured.Unstructured {
+		spec["template"] = map[string]any{"spec": map[string]any{"requirements": []any{
+			map[string]any{"key": capacity.LabelInstanceType, "operator": "In", "values": []any{"p4de.24xlarge", "p4d.24xlarge"}},
+		}}}
+		np := &unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "p"}, "spec": spec}}
+		np.SetAnnotations(ann)
+		return np
+	}
+	for name, tc := range map[string]struct {
+		spec map[string]any
+		want int64
+	}{
+		"static":          {map[string]any{"replicas": int64(2)}, 16},
+		"static, no node": {map[string]any{"replicas": int64(0)}, 0},
+		"limits.nodes":    {map[string]any{"limits": map[string]any{"nodes": "3"}}, 24},
+		"unbounded":       {map[string]any{}, -1},
+	} {
+		p, ok := capacity.PoolFromNodePool(nodePool(tc.spec))
+		s, err := p.Supply()
+		if !ok || err != nil || s.Most["nvidia.com/gpu"] != tc.want {
+			t.Errorf("%s: most = %v (%v, %v), want %d", name, s.Most, ok, err, tc.want)
+		}
+	}
+}

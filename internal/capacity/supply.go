@@ -35,7 +35,7 @@ func (p Pool) Supply() (Supply, error) {
 		if p.MaxGPUs > 0 {
 			most = n * p.MaxGPUs
 		}
-		if p.MaxNodes > 0 && perNodeKnown {
+		if (p.MaxNodes > 0 || p.Static) && perNodeKnown {
 			byNodes := e.ResourcesPerNode[r] * p.MaxNodes
 			if most < 0 || byNodes < most {
 				most = byNodes

@@ -13,7 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -61,6 +63,7 @@ type gpuModel struct {
 
 type capacityModel struct {
 	MaxGPUs      types.Int64   `tfsdk:"max_gpus"`
+	Nodes        types.Int64   `tfsdk:"nodes"`
 	Weight       types.Int64   `tfsdk:"weight"`
 	PricePerHour types.Float64 `tfsdk:"price_per_hour"`
 	MaxCPU       types.String  `tfsdk:"max_cpu"`
@@ -121,6 +124,12 @@ func (gpuNodePool) ConfigValidators(context.Context) []resource.ConfigValidator 
 	}
 }
 
+// staticChanges reports whether a capacity type turns static or dynamic (Karpenter's CEL rule
+// "Cannot transition NodePool between static and dynamic provisioning modes").
+func staticChanges(_ context.Context, req planmodifier.Int64Request, resp *int64planmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !req.StateValue.IsUnknown() && req.StateValue.IsNull() != req.PlanValue.IsNull()
+}
+
 func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 	a := schema.SingleNestedAttribute{
 		Optional:            true,
@@ -131,6 +140,18 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 					"Omitted: no GPU limit, so Karpenter launches as many nodes as pending pods ask for (within `max_cpu` and " +
 					"`max_memory` when set), and `supplies[\"" + kind + "\"].resources` is null, as there is no most.",
 				Validators: []validator.Int64{int64validator.AtLeast(1)}},
+			"nodes": schema.Int64Attribute{Optional: true,
+				MarkdownDescription: "A static pool: Karpenter keeps exactly this many nodes, whether pods need them or not " +
+					"(the NodePool's `replicas`), e.g. a reserved block of nodes for a long training run. Karpenter's " +
+					"`StaticCapacity` feature gate must be on (`--feature-gates StaticCapacity=true`, alpha in v1.12). The " +
+					"instance types must carry one GPU count, so that `supplies` are known. Excludes `max_gpus`, `max_cpu`, " +
+					"`max_memory` and `weight`, which Karpenter refuses on static NodePools, and Karpenter cannot turn a " +
+					"NodePool static or dynamic in place, so setting or removing it replaces the pool.",
+				Validators: []validator.Int64{int64validator.AtLeast(0), int64validator.ConflictsWith(
+					path.MatchRelative().AtParent().AtName("max_gpus"), path.MatchRelative().AtParent().AtName("max_cpu"),
+					path.MatchRelative().AtParent().AtName("max_memory"), path.MatchRelative().AtParent().AtName("weight"))},
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(staticChanges,
+					"Setting or removing nodes replaces the pool.", "Setting or removing `nodes` replaces the pool.")}},
 			"weight": schema.Int64Attribute{Optional: true, Computed: true, Default: int64Default(weight),
 				MarkdownDescription: "NodePool weight, 1-100: Karpenter tries higher weights first. Defaults to " +
 					itoa(weight) + " (reserved " + itoa(defaultReservedWeight) + ", spot " + itoa(defaultSpotWeight) + ", on-demand " +

@@ -92,12 +92,12 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 		if c.m == nil {
 			continue
 		}
-		if c.m.MaxGPUs.IsUnknown() || c.m.Weight.IsUnknown() {
+		if c.m.MaxGPUs.IsUnknown() || c.m.Weight.IsUnknown() || c.m.Nodes.IsUnknown() {
 			return in, false
 		}
 		in.PricesUnknown = in.PricesUnknown || c.m.PricePerHour.IsUnknown() || c.discount.IsUnknown()
 		in.Capacity = append(in.Capacity, capacityInput{Type: c.t, MaxGPUs: c.m.MaxGPUs.ValueInt64(), Weight: c.m.Weight.ValueInt64(),
-			PricePerHour: c.m.PricePerHour.ValueFloat64Pointer(), Discount: c.discount.ValueFloat64Pointer()})
+			Nodes: c.m.Nodes.ValueInt64Pointer(), PricePerHour: c.m.PricePerHour.ValueFloat64Pointer(), Discount: c.discount.ValueFloat64Pointer()})
 	}
 	return in, true
 }
@@ -333,6 +333,9 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 				Limits: limits,
 				Weight: &weight,
 			},
+		}
+		if c.Nodes != nil { // static: Karpenter refuses a weight and limits other than nodes
+			np.Spec.Replicas, np.Spec.Weight, np.Spec.Limits = c.Nodes, nil, nil
 		}
 		body, err := framework.ApplyObject(np, gvk(capacity.NodePoolKind))
 		if err != nil {

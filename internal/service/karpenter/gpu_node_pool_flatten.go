@@ -173,7 +173,29 @@ func flattenCapacity(np *karpv1.NodePool, prior *capacityModel) *capacityModel {
 	if np.Spec.Weight != nil {
 		out.Weight = types.Int64Value(int64(*np.Spec.Weight))
 	}
+	out.Nodes = types.Int64PointerValue(np.Spec.Replicas)
+	if np.Spec.Replicas != nil { // a static NodePool has no weight: the attribute keeps its value, or its default
+		out.Weight = types.Int64Value(defaultWeight(np))
+		if prior != nil {
+			out.Weight = prior.Weight
+		}
+	}
 	return out
+}
+
+// defaultWeight is the weight attribute's default for the capacity type of np.
+func defaultWeight(np *karpv1.NodePool) int64 {
+	for _, r := range np.Spec.Template.Spec.Requirements {
+		if r.Key == capacity.LabelCapacityType && len(r.Values) == 1 {
+			switch r.Values[0] {
+			case capacity.CapacitySpot:
+				return defaultSpotWeight
+			case capacity.CapacityReserved:
+				return defaultReservedWeight
+			}
+		}
+	}
+	return defaultOnDemandWeight
 }
 
 func flattenSpot(np *karpv1.NodePool, prior *spotModel) *spotModel {

@@ -33,6 +33,7 @@ type poolInput struct {
 type capacityInput struct {
 	Type         string // capacity.CapacitySpot, capacity.CapacityOnDemand or capacity.CapacityReserved
 	MaxGPUs      int64  // 0: no limit
+	Nodes        *int64 // a static pool's replicas; nil when dynamic
 	Weight       int64
 	PricePerHour *float64 // per instance; nil when not set
 	Discount     *float64 // spot only: fraction off the on-demand price
@@ -117,19 +118,32 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 		}
 	}
 	for _, c := range in.Capacity {
-		if c.PricePerHour == nil {
-			continue
-		}
-		for _, it := range p.InstanceTypes[1:] {
-			if it.GPUs != p.InstanceTypes[0].GPUs {
-				return nil, &planError{[]any{capacityAttr(c.Type), "price_per_hour"}, fmt.Sprintf(
-					"a price per instance needs instance types with one GPU count, but %s has %d GPUs and %s %d; "+
-						"list instance types of one GPU count in gpu.instance_types, or use a pool per count",
-					p.InstanceTypes[0].Name, p.InstanceTypes[0].GPUs, it.Name, it.GPUs)}
-			}
+		it, other := p.oneGPUCount()
+		switch {
+		case other == nil:
+		case c.Nodes != nil:
+			return nil, &planError{[]any{capacityAttr(c.Type), "nodes"}, fmt.Sprintf(
+				"a static pool needs instance types of one GPU count, so that what its nodes supply is known, but %s has "+
+					"%d GPUs and %s %d; list instance types of one GPU count in gpu.instance_types",
+				it.Name, it.GPUs, other.Name, other.GPUs)}
+		case c.PricePerHour != nil:
+			return nil, &planError{[]any{capacityAttr(c.Type), "price_per_hour"}, fmt.Sprintf(
+				"a price per instance needs instance types with one GPU count, but %s has %d GPUs and %s %d; "+
+					"list instance types of one GPU count in gpu.instance_types, or use a pool per count",
+				it.Name, it.GPUs, other.Name, other.GPUs)}
 		}
 	}
 	return p, nil
+}
+
+// oneGPUCount returns the first instance type and, when another has a different GPU count, that one.
+func (p *poolPlan) oneGPUCount() (first gpu.InstanceType, other *gpu.InstanceType) {
+	for i := range p.InstanceTypes[1:] {
+		if p.InstanceTypes[i+1].GPUs != p.InstanceTypes[0].GPUs {
+			return p.InstanceTypes[0], &p.InstanceTypes[i+1]
+		}
+	}
+	return p.InstanceTypes[0], nil
 }
 
 // declared is what the pool records on its NodePools (see internal/capacity).
@@ -243,12 +257,16 @@ func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
 		capacity.LabelCapacityType: c.Type,
 		capacity.LabelNodePool:     pool + "-" + c.Type,
 	}
-	cs, err := capacity.Pool{Name: pool + "-" + c.Type, CapacityType: c.Type, NodeLabels: labels, Node: p.Spec, MaxGPUs: c.MaxGPUs}.Supply()
+	cp := capacity.Pool{Name: pool + "-" + c.Type, CapacityType: c.Type, NodeLabels: labels, Node: p.Spec, MaxGPUs: c.MaxGPUs}
+	if c.Nodes != nil { // static: the nodes, of one GPU count
+		cp.Node.InstanceType, cp.MaxNodes, cp.Static = p.InstanceTypes[0].Name, *c.Nodes, true
+	}
+	cs, err := cp.Supply()
 	if err != nil {
 		return supply{}, err
 	}
 	s := supply{NodeLabels: labels, PerGPU: cs.PerGPU}
-	if c.MaxGPUs > 0 {
+	if c.MaxGPUs > 0 || c.Nodes != nil {
 		s.Resources = cs.Most
 	}
 	s.CPUMilliGPU, s.MemoryMiBGPU = p.perGPU()
