@@ -53,6 +53,7 @@ const (
 	AnnotationMIGStrategy = "mlplatform.io/mig-strategy"
 	AnnotationMIGLayout   = "mlplatform.io/mig-layout"
 	AnnotationReplicas    = "mlplatform.io/time-slicing-replicas"
+	AnnotationEFA         = "mlplatform.io/efa"
 )
 
 // Declared is what a pool records on its NodePools: enough, with the NodePool's labels and
@@ -63,7 +64,8 @@ type Declared struct {
 	// Layout is the canonical MIG layout when the pool gave MIG profiles (nil otherwise: a named
 	// config, which the node label nvidia.com/mig.config carries). "" is all-enabled.
 	Layout   *string
-	Replicas int // time-slicing replicas; 0 when off
+	Replicas int  // time-slicing replicas; 0 when off
+	EFA      bool // the nodes carry EFA interfaces
 }
 
 // Annotate writes d into ann.
@@ -78,6 +80,9 @@ func (d Declared) Annotate(ann map[string]string) {
 	if d.Replicas > 0 {
 		ann[AnnotationReplicas] = strconv.Itoa(d.Replicas)
 	}
+	if d.EFA {
+		ann[AnnotationEFA] = "true"
+	}
 }
 
 // ReadDeclared reads what Annotate wrote; ok is false when ann lacks the model (not a GPU pool's).
@@ -90,6 +95,7 @@ func ReadDeclared(ann map[string]string) (d Declared, ok bool) {
 	if n, err := strconv.Atoi(ann[AnnotationReplicas]); err == nil && n > 0 {
 		d.Replicas = n
 	}
+	d.EFA = ann[AnnotationEFA] == "true"
 	return d, ok
 }
 
@@ -98,7 +104,7 @@ func WithoutDeclared(ann map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range ann {
 		switch k {
-		case AnnotationGPUModel, AnnotationMIGStrategy, AnnotationMIGLayout, AnnotationReplicas:
+		case AnnotationGPUModel, AnnotationMIGStrategy, AnnotationMIGLayout, AnnotationReplicas, AnnotationEFA:
 		default:
 			out[k] = v
 		}

@@ -18,6 +18,7 @@ func TestDeclaredRoundTrip(t *testing.T) {
 		{Model: "h100", Strategy: gpu.StrategyMixed, Layout: &empty},
 		{Model: "h100", Strategy: gpu.StrategySingle},
 		{Model: "l4", Replicas: 4},
+		{Model: "h100", EFA: true},
 	} {
 		ann := map[string]string{"other": "kept"}
 		d.Annotate(ann)

@@ -25,6 +25,7 @@ resource "mlplatform_node_class" "this" {
   capacity_reservation_selector = var.node_class.capacity_reservations
   instance_store_policy         = var.node_class.instance_store_policy
   node_config                   = var.node_class.node_config
+  efa_instance_type             = var.node_class.efa_instance_type
 
   billing = length(var.node_class.billing) > 0 ? var.node_class.billing : null
   tags    = length(var.node_class.tags) > 0 ? var.node_class.tags : null
@@ -46,6 +47,7 @@ resource "mlplatform_gpu_node_pool" "this" {
   reserved                 = each.value.reserved
   disruption               = each.value.disruption
   termination_grace_period = each.value.termination_grace_period
+  efa                      = each.value.efa
   expire_after             = each.value.expire_after
   node_labels              = each.value.node_labels
   billing                  = each.value.billing

@@ -31,6 +31,7 @@ variable "node_class" {
       instance_match_criteria = optional(string)
     })))
     instance_store_policy = optional(string)
+    efa_instance_type     = optional(string)
     node_config = optional(object({
       topology_manager_policy = optional(string)
       topology_manager_scope  = optional(string)
@@ -50,7 +51,8 @@ variable "node_class" {
     Capacity Blocks that pools' `reserved` capacity launches into; `instance_store_policy`
     (`RAID0`: the local NVMe disks hold images and ephemeral storage); `node_config`, the kubelet's
     `topology_manager_policy` (e.g. `single-numa-node`), `topology_manager_scope` and
-    `cpu_manager_policy` (`static`), written as an AL2023 nodeadm NodeConfig (needs an `al2023@` alias).
+    `cpu_manager_policy` (`static`), written as an AL2023 nodeadm NodeConfig (needs an `al2023@` alias);
+    `efa_instance_type`, the instance type whose network cards get AWS's EFA layout (pools then set `efa`).
   EOT
 
   validation {
@@ -87,6 +89,7 @@ variable "gpu_pools" {
       weight         = optional(number)
     }))
     termination_grace_period = optional(string)
+    efa                      = optional(bool)
     disruption = optional(object({
       consolidation_policy = optional(string, "WhenEmpty")
       consolidate_after    = optional(string, "10m")
@@ -116,6 +119,8 @@ variable "gpu_pools" {
       limit), prices (`price_per_hour` per instance, or spot's `discount` off on-demand; reserved
       defaults to the on-demand price) and `weight`. At least one of them.
     - `termination_grace_period`: how long a drained node waits for its runs, e.g. `24h`.
+    - `efa`: the nodes carry EFA interfaces (`node_class.efa_instance_type`); the pool's supplies
+      then count `vpc.amazonaws.com/efa`.
     - `disruption`: defaults to `WhenEmpty` after `10m`, so Karpenter never moves running training.
     - `node_labels`, `billing` (node labels and EC2 tags), `expire_after`.
   EOT

@@ -33,10 +33,8 @@ resource "mlplatform_node_class" "p5_training" {
 
   capacity_reservation_selector = [{ tags = { purpose = "training" } }]
   placement_group_name          = "training-cluster"
-  network_interfaces = concat(
-    [{ network_card_index = 0, device_index = 0, interface_type = "interface" }],
-    [for card in range(4) : { network_card_index = card, device_index = card == 0 ? 1 : 0, interface_type = "efa-only" }],
-  )
+  # The ENA interface and an EFA-only interface on each of the 32 network cards, as AWS recommends.
+  efa_instance_type     = "p5.48xlarge"
   instance_store_policy = "RAID0"
 
   # A pod's GPUs, CPUs and EFA interfaces on one NUMA node (written as an AL2023 nodeadm

@@ -46,6 +46,7 @@ type gpuNodePoolModel struct {
 	Disruption   *disruptionModel       `tfsdk:"disruption"`
 	ExpireAfter  types.String           `tfsdk:"expire_after"`
 	GracePeriod  types.String           `tfsdk:"termination_grace_period"`
+	EFA          types.Bool             `tfsdk:"efa"`
 	Billing      types.Map              `tfsdk:"billing"`
 	Supplies     types.Map              `tfsdk:"supplies"`
 	WaitForReady types.Bool             `tfsdk:"wait_for_ready"`
@@ -268,6 +269,12 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs["expire_after"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h).",
 		Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 720h or Never")}}
+	attrs["efa"] = schema.BoolAttribute{Optional: true,
+		MarkdownDescription: "The nodes carry EFA interfaces (their node class sets `efa_instance_type`, or `network_interfaces` " +
+			"with `efa-only` interfaces), so `supplies[*].resources` add `" + resourceEFA + "`, the EFA devices the AWS EFA device " +
+			"plugin advertises: the instance type's EFA interfaces per node (p5.48xlarge: 32) times the most nodes. Every " +
+			"instance type of the pool must support EFA.",
+	}
 	attrs["termination_grace_period"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "How long Karpenter waits for a node's pods when it drains the node (for drift, expiry or " +
 			"consolidation) before it deletes them anyway, e.g. `24h`, as the EKS GPU blueprints set so that a training run " +

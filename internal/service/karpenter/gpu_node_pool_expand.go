@@ -41,7 +41,8 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 	if m.GPU == nil {
 		return in, false
 	}
-	in = poolInput{Name: m.Name.ValueString(), Model: m.GPU.Model.ValueString(), MinInstanceTypes: int(m.GPU.MinTypes.ValueInt64())}
+	in = poolInput{Name: m.Name.ValueString(), Model: m.GPU.Model.ValueString(), MinInstanceTypes: int(m.GPU.MinTypes.ValueInt64()),
+		EFA: m.EFA.ValueBool()}
 	if m.GPU.Model.IsUnknown() || m.GPU.InstanceTypes.IsUnknown() || m.Name.IsUnknown() || m.GPU.MinTypes.IsUnknown() {
 		return in, false
 	}

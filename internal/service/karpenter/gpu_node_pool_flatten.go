@@ -80,6 +80,9 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	if m.MIG != nil && m.missesOverlay(ctx, live) {
 		m.MIG = nil
 	}
+	if declared.EFA || !m.EFA.IsNull() {
+		m.EFA = types.BoolValue(declared.EFA)
+	}
 	m.TimeSlicing = nil
 	if declared.Replicas > 0 {
 		m.TimeSlicing = &timeSlicingModel{Replicas: types.Int64Value(int64(declared.Replicas))}

@@ -28,7 +28,11 @@ type poolInput struct {
 	Capacity         []capacityInput
 	// PricesUnknown is true while a price_per_hour or discount is known only at apply.
 	PricesUnknown bool
+	EFA           bool // the nodes carry EFA interfaces
 }
+
+// resourceEFA is what the AWS EFA device plugin advertises: one per EFA interface of a node.
+const resourceEFA = "vpc.amazonaws.com/efa"
 
 type capacityInput struct {
 	Type         string // capacity.CapacitySpot, capacity.CapacityOnDemand or capacity.CapacityReserved
@@ -48,7 +52,8 @@ type poolPlan struct {
 	InstanceTypes []gpu.InstanceType
 	Exposure      *gpu.Exposure // of the first instance type; resources per GPU are the same for all
 	Spec          gpu.NodeSpec  // of one node, without its instance type
-	Layout        string        // canonical MIG layout when given by profiles, else ""
+	EFA           bool
+	Layout        string // canonical MIG layout when given by profiles, else ""
 }
 
 // planError is a problem with one attribute of the pool.
@@ -80,6 +85,13 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 				name, got.Name, m.Name, m.Name, instanceTypeNames(m.InstanceTypes))}
 		}
 		p.InstanceTypes = append(p.InstanceTypes, it)
+	}
+	p.EFA = in.EFA
+	for i, it := range p.InstanceTypes {
+		if in.EFA && it.EFA == 0 {
+			return nil, &planError{[]any{"efa"}, fmt.Sprintf("%s does not support EFA; list instance types with EFA in "+
+				"gpu.instance_types (the pool's instance type %d)", it.Name, i)}
+		}
 	}
 	if in.MinInstanceTypes > len(p.InstanceTypes) {
 		return nil, &planError{[]any{"gpu", "min_instance_types"}, fmt.Sprintf(
@@ -148,7 +160,7 @@ func (p *poolPlan) oneGPUCount() (first gpu.InstanceType, other *gpu.InstanceTyp
 
 // declared is what the pool records on its NodePools (see internal/capacity).
 func (in poolInput) declared(p *poolPlan) capacity.Declared {
-	d := capacity.Declared{Model: in.Model, Strategy: gpu.Strategy(in.Strategy), Replicas: in.Replicas}
+	d := capacity.Declared{Model: in.Model, Strategy: gpu.Strategy(in.Strategy), Replicas: in.Replicas, EFA: in.EFA}
 	if in.MIGProfiles != nil {
 		d.Layout = &p.Layout
 	}
@@ -268,9 +280,25 @@ func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
 	s := supply{NodeLabels: labels, PerGPU: cs.PerGPU}
 	if c.MaxGPUs > 0 || c.Nodes != nil {
 		s.Resources = cs.Most
+		if p.EFA {
+			s.Resources[resourceEFA] = p.mostEFA(c)
+		}
 	}
 	s.CPUMilliGPU, s.MemoryMiBGPU = p.perGPU()
 	return s, nil
+}
+
+// mostEFA is the most EFA devices capacity c's nodes can expose: its nodes' EFA interfaces, the
+// nodes being as many as max_gpus fills of the type with most EFA per GPU, or the static count.
+func (p *poolPlan) mostEFA(c capacityInput) int64 {
+	if c.Nodes != nil {
+		return int64(p.InstanceTypes[0].EFA) * *c.Nodes
+	}
+	var most int64
+	for _, it := range p.InstanceTypes {
+		most = max(most, c.MaxGPUs/int64(it.GPUs)*int64(it.EFA))
+	}
+	return most
 }
 
 // perGPU is the CPU (millicores) and memory (MiB) every node of the pool offers pods per GPU: the

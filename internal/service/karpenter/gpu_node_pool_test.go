@@ -316,6 +316,9 @@ func TestGPUNodePool_invalidInputFailsAtPlan(t *testing.T) {
 		"grace period in days": {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `termination_grace_period = "1d"`), `must be a duration such as 24h`},
 		"negative cpu limit":   {cfg(`on_demand = { max_gpus = 8, max_cpu = "-1" }`), `on_demand.max_cpu[\s\S]*must be greater than or equal to 0`},
 		"memory not quantity":  {cfg(`on_demand = { max_gpus = 8, max_memory = "lots" }`), `"lots" is not a Kubernetes quantity`},
+		"EFA on a type without": {func(p string) string {
+			return strings.Replace(poolConfigModel(p, "l40s"), `gpu        = { model = "l40s" }`, `gpu        = { model = "l40s", instance_types = ["g6e.xlarge"] }`+"\n  efa = true", 1)
+		}, `efa:\s+g6e.xlarge does not support EFA`},
 		"static with a limit":  {cfg(`reserved = { nodes = 2, max_gpus = 16 }`), `Attribute "reserved.max_gpus" cannot be specified when "reserved.nodes" is\s+specified`},
 		"static with a weight": {cfg(`reserved = { nodes = 2, weight = 50 }`), `Attribute "reserved.weight" cannot be specified when "reserved.nodes" is\s+specified`},
 		"static of two GPU counts": {func(p string) string {

@@ -26,6 +26,7 @@ type launchModel struct {
 	PlacementGroupName          types.String                   `tfsdk:"placement_group_name"`
 	PlacementGroupID            types.String                   `tfsdk:"placement_group_id"`
 	NetworkInterfaces           []networkInterfaceModel        `tfsdk:"network_interfaces"`
+	EFAInstanceType             types.String                   `tfsdk:"efa_instance_type"`
 	AssociatePublicIPAddress    types.Bool                     `tfsdk:"associate_public_ip_address"`
 	IPPrefixCount               types.Int64                    `tfsdk:"ip_prefix_count"`
 	InstanceStorePolicy         types.String                   `tfsdk:"instance_store_policy"`
@@ -83,6 +84,14 @@ func launchAttributes() map[string]schema.Attribute {
 		"placement_group_id": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Id of the placement group the nodes launch in (`pg-...`). Conflicts with `placement_group_name`.",
 			Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(`^pg-[0-9a-z]+$`), "must be a placement group id (pg-...)")}},
+		"efa_instance_type": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "Lay out EFA for this instance type, e.g. `p5.48xlarge`: the primary ENA interface on network " +
+				"card 0, device 0, and an `efa-only` interface on every network card (card 0 on device 1, the others on " +
+				"device 0), as AWS recommends, from the catalog's network cards of the type (32 on p5.48xlarge, 4 on " +
+				"p4d.24xlarge, 1 on g6e.8xlarge). The node class then suits pools of instance types with that many cards; the " +
+				"pools' `efa` adds `vpc.amazonaws.com/efa` to their supplies. Conflicts with `network_interfaces`. Types whose " +
+				"cards do not all support EFA (p6-b300.48xlarge) are refused: set `network_interfaces` for them.",
+			Validators: []validator.String{efaInstanceType{}, stringvalidator.ConflictsWith(sibling("network_interfaces"))}},
 		"network_interfaces": schema.ListNestedAttribute{Optional: true,
 			MarkdownDescription: "The network interfaces of each node, for EFA on instance types with several network cards " +
 				"(p4d: 4, p5: 32): the primary ENA interface (`network_card_index = 0`, `device_index = 0`, " +
@@ -126,6 +135,13 @@ func (l launchModel) expandLaunch(ctx context.Context, spec *awsv1.EC2NodeClassS
 	for _, n := range l.NetworkInterfaces {
 		spec.NetworkInterfaces = append(spec.NetworkInterfaces, &awsv1.NetworkInterface{NetworkCardIndex: int32(n.NetworkCardIndex.ValueInt64()),
 			DeviceIndex: int32(n.DeviceIndex.ValueInt64()), InterfaceType: awsv1.InterfaceType(n.InterfaceType.ValueString())})
+	}
+	if !l.EFAInstanceType.IsNull() {
+		nics, err := efaInterfaces(l.EFAInstanceType.ValueString())
+		if err != nil { // refused at plan; kept as a guard
+			diags.AddAttributeError(path.Root("efa_instance_type"), "Invalid EFA instance type", err.Error())
+		}
+		spec.NetworkInterfaces = nics
 	}
 	spec.AssociatePublicIPAddress = boolPtr(l.AssociatePublicIPAddress)
 	spec.IPPrefixCount = int32Ptr(l.IPPrefixCount)
@@ -172,6 +188,12 @@ func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel, importing bool) 
 		if importing && len(out.CapacityReservationSelector) == 0 {
 			out.CapacityReservationSelector = nil
 		}
+	}
+	out.EFAInstanceType = prior.EFAInstanceType
+	if nics, err := efaInterfaces(prior.EFAInstanceType.ValueString()); err == nil && !prior.EFAInstanceType.IsNull() &&
+		!sameInterfaces(nics, s.NetworkInterfaces) {
+		out.EFAInstanceType = types.StringNull() // changed outside Terraform: read as it is, and the plan lays it out again
+		prior.NetworkInterfaces = []networkInterfaceModel{}
 	}
 	if importing || prior.NetworkInterfaces != nil {
 		for _, n := range s.NetworkInterfaces {

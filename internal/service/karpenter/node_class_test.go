@@ -174,6 +174,10 @@ placement_group_id = "pg-1"`), `"placement_group_id" cannot be specified when\s+
 node_config = { cpu_manager_policy = "static" }`)
 		}, `but the AMI\s+family is AL2\.`},
 		"bad topology policy": {base(`node_config = { topology_manager_policy = "numa" }`), `value must be one of`},
+		"EFA without EFA":     {base(`efa_instance_type = "g6e.xlarge"`), `g6e.xlarge does not support EFA`},
+		"EFA on some cards":   {base(`efa_instance_type = "p6-b300.48xlarge"`), `supports 16 EFA interfaces on\s+its 17 network cards`},
+		"EFA and interfaces": {base(`efa_instance_type = "p5.48xlarge"
+network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "interface" }]`), `cannot be specified when`},
 	})
 }
 
