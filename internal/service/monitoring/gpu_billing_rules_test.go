@@ -269,7 +269,7 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 		"not a GPU resource": {pool("a100-sxm4-80gb", "a100-spot", "nvidia.com/gpu.shared"),
 			`"nvidia.com/gpu.shared" is not a resource the NVIDIA device plugin advertises`},
 		"capacity type": {`pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`,
-			`pools["a100"]["preemptible"]: the capacity type must be one of ["spot" "on-demand" "reserved"]`},
+			`pools["a100"]["preemptible"]: the capacity type must be one of ["on-demand" "spot" "reserved"]`},
 		"price of a resource not supplied": {`pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/nodepool" = "a100-spot" }
     per_gpu      = { "nvidia.com/gpu" = 1 }
