@@ -55,6 +55,13 @@ func installGadgets(t *testing.T, c *kube.Client) {
 	if _, err := c.WaitConditionTrue(waitCtx, crds, "", "gadgets."+gadgetGroup, "Established"); err != nil {
 		t.Fatal(err)
 	}
+	// Established comes before discovery lists the new API; the client finds kinds by discovery.
+	for err := c.EnsureServed(waitCtx, gadgets); err != nil; err = c.EnsureServed(waitCtx, gadgets) {
+		if waitCtx.Err() != nil {
+			t.Fatalf("the Gadget CRD is Established but not served: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func gadget(name, mode string) map[string]any {
