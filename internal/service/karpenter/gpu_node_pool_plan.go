@@ -87,10 +87,10 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 		p.InstanceTypes = append(p.InstanceTypes, it)
 	}
 	p.EFA = in.EFA
-	for i, it := range p.InstanceTypes {
+	for _, it := range p.InstanceTypes {
 		if in.EFA && it.EFA == 0 {
-			return nil, &planError{[]any{"efa"}, fmt.Sprintf("%s does not support EFA; list instance types with EFA in "+
-				"gpu.instance_types (the pool's instance type %d)", it.Name, i)}
+			return nil, &planError{[]any{"efa"}, fmt.Sprintf("%s does not support EFA; list only instance types with EFA in "+
+				"gpu.instance_types", it.Name)}
 		}
 	}
 	if in.MinInstanceTypes > len(p.InstanceTypes) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/mail"
@@ -156,7 +157,7 @@ func mimeDocument(parts []mimePart) string {
 	fmt.Fprintf(&b, "MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=%q\n\n", nodeConfigBoundary)
 	for _, p := range parts {
 		fmt.Fprintf(&b, "--%s\n", nodeConfigBoundary)
-		for _, k := range slices.Sorted(mapsKeys(p.header)) {
+		for _, k := range slices.Sorted(maps.Keys(p.header)) {
 			fmt.Fprintf(&b, "%s: %s\n", k, p.header.Get(k))
 		}
 		b.WriteString("\n" + p.body + "\n") // the newline belongs to the next delimiter: bodies read back as written
@@ -168,16 +169,6 @@ func mimeDocument(parts []mimePart) string {
 type mimePart struct {
 	header textproto.MIMEHeader
 	body   string
-}
-
-func mapsKeys(h textproto.MIMEHeader) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range h {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // userDataParts are the parts of the user's user data: each part of a MIME multi-part document,
