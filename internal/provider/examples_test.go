@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
@@ -39,16 +37,7 @@ func TestExamples_plan(t *testing.T) {
 			fmt.Fprintf(&config, "# %s\n%s\n", f, b)
 		}
 	}
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:             fmt.Sprintf("provider \"mlplatform\" {\n  host = %q\n}\n", host) + config.String(),
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
+	acctest.PlanWithoutAPICalls(t, func(host string) string {
+		return fmt.Sprintf("provider \"mlplatform\" {\n  host = %q\n}\n", host) + config.String()
+	}, nil)
 }

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -39,18 +38,9 @@ func refuseAtPlan(t *testing.T, cases map[string]struct {
 }) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			host, requests := acctest.UnreachableCluster(t)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories,
-				Steps: []resource.TestStep{{
-					Config:      tc.config(providerBlock(fmt.Sprintf("host = %q", host))),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(tc.want),
-				}},
-			})
-			if n := requests(); n != 0 {
-				t.Errorf("plan made %d API requests; want none", n)
-			}
+			acctest.PlanWithoutAPICalls(t, func(host string) string {
+				return tc.config(providerBlock(fmt.Sprintf("host = %q", host)))
+			}, regexp.MustCompile(tc.want))
 		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -81,16 +80,5 @@ func expectYAML(got map[string]any, want string) error {
 // with TF_ACC (as resource.Test does), though it needs no cluster.
 func planFails(t *testing.T, config func(host string) string, want string) {
 	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      config(host),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)),
-		}},
-	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
+	acctest.PlanWithoutAPICalls(t, config, regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
 }
