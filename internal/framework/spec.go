@@ -143,11 +143,12 @@ func (h *DeleteHolders) Add(holder string, deleting *metav1.Time) {
 	h.Staying = append(h.Staying, holder)
 }
 
-// describe says what holds the object; leaving holders are named only when includeLeaving.
+// describe says what holds the object, staying holders first, each sorted; leaving holders are
+// named only when includeLeaving.
 func (h DeleteHolders) describe(includeLeaving bool) string {
-	names := slices.Clone(h.Staying)
+	names := slices.Sorted(slices.Values(h.Staying))
 	if includeLeaving {
-		for _, l := range h.Leaving {
+		for _, l := range slices.Sorted(slices.Values(h.Leaving)) {
 			names = append(names, l+" (being deleted)")
 		}
 	}

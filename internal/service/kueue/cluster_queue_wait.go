@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +94,5 @@ func (clusterQueue) DeleteHolders(ctx context.Context, c *kube.Client, m *cluste
 			h.Add("Workload "+wl.Namespace+"/"+wl.Name, wl.DeletionTimestamp)
 		}
 	}
-	slices.Sort(h.Staying)
-	slices.Sort(h.Leaving)
 	return h, nil
 }

@@ -3,7 +3,6 @@ package kueue
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -40,8 +39,6 @@ func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *reso
 			h.Add("ClusterQueue "+cq.Name, cq.DeletionTimestamp)
 		}
 	}
-	slices.Sort(h.Staying)
-	slices.Sort(h.Leaving)
 	return h, nil
 }
 

@@ -3,7 +3,6 @@ package kueue
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -150,7 +149,5 @@ func (topology) DeleteHolders(ctx context.Context, c *kube.Client, m *topologyMo
 			h.Add("ResourceFlavor "+rf.Name, rf.DeletionTimestamp)
 		}
 	}
-	slices.Sort(h.Staying)
-	slices.Sort(h.Leaving)
 	return h, nil
 }

@@ -2,7 +2,6 @@ package team
 
 import (
 	"context"
-	"slices"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -29,7 +28,5 @@ func (team) DeleteHolders(ctx context.Context, c *kube.Client, m *teamModel) (fr
 		holder := "Workload " + wl.Namespace + "/" + wl.Name + " (ClusterQueue " + string(wl.Status.Admission.ClusterQueue) + ")"
 		h.Add(holder, wl.DeletionTimestamp)
 	}
-	slices.Sort(h.Staying)
-	slices.Sort(h.Leaving)
 	return h, nil
 }
