@@ -7,16 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
-)
-
-// Node labels and the taint of the GPU node pools' nodes (see internal/capacity), which a training
-// pod selects and tolerates.
-const (
-	labelPoolGPU      = capacity.LabelGPU
-	labelCapacityType = capacity.LabelCapacityType
-	taintGPU          = capacity.TaintGPU
 )
 
 // migSuffix is a MIG profile at the end of a gpu_type such as "a100-1g.10gb", "h100-1g.10gb+me"

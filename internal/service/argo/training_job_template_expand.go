@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
@@ -125,10 +126,10 @@ const checkpointSuffix = "/{{workflow.name}}"
 func nodeSelector(m *trainingJobTemplateModel, p *jobPlan) map[string]string {
 	out := map[string]string{}
 	if p.GPU != nil {
-		out[labelPoolGPU] = strings.ToLower(p.GPU.Model.Name)
+		out[capacity.LabelGPU] = strings.ToLower(p.GPU.Model.Name)
 	}
 	if c := m.Capacity.ValueString(); c != capacityAny && c != "" {
-		out[labelCapacityType] = c
+		out[capacity.LabelCapacityType] = c
 	}
 	return out
 }
@@ -138,7 +139,7 @@ func tolerations(p *jobPlan) []corev1.Toleration {
 	if p.GPU == nil {
 		return nil
 	}
-	return []corev1.Toleration{{Key: taintGPU, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
+	return []corev1.Toleration{{Key: capacity.TaintGPU, Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule}}
 }
 
 func retryStrategy(m *trainingJobTemplateModel) *wfv1.RetryStrategy {

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
@@ -52,7 +53,7 @@ func (trainingJobTemplate) Flatten(ctx context.Context, obj *unstructured.Unstru
 	flattenEnv(c.Env, wt.Namespace, m)
 	flattenHardware(tmpl, m)
 	m.Capacity = types.StringValue(capacityAny)
-	if v, ok := tmpl.NodeSelector[labelCapacityType]; ok {
+	if v, ok := tmpl.NodeSelector[capacity.LabelCapacityType]; ok {
 		m.Capacity = types.StringValue(v)
 	}
 	flattenRetry(tmpl.RetryStrategy, m)
@@ -136,7 +137,7 @@ func flattenHardware(tmpl *wfv1.Template, m *trainingJobTemplateModel) {
 	limits := tmpl.Container.Resources.Limits
 	out.CPUCores = types.Int64Value(limits.Cpu().Value())
 	out.MemoryGB = types.Int64Value(limits.Memory().Value() >> 30)
-	model := tmpl.NodeSelector[labelPoolGPU]
+	model := tmpl.NodeSelector[capacity.LabelGPU]
 	for name, q := range limits {
 		r := string(name)
 		if r != gpu.ResourceGPU && !strings.HasPrefix(r, "nvidia.com/mig-") {

@@ -84,7 +84,7 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["hardware"] = hardwareAttribute()
 	attrs["capacity"] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(capacityAny),
 		MarkdownDescription: "Which nodes may run the trainer: `spot`, `on-demand`, `reserved` (capacity reservations) or `any` (node selector on `" +
-			labelCapacityType + "`, so Kueue only picks flavors that match). Defaults to `any`.",
+			capacity.LabelCapacityType + "`, so Kueue only picks flavors that match). Defaults to `any`.",
 		Validators: []validator.String{stringvalidator.OneOf(capacities...)}}
 	attrs["checkpoint"] = checkpointAttribute()
 	attrs["retry"] = retryAttribute()
@@ -129,8 +129,8 @@ func hardwareAttribute() schema.Attribute {
 			"gpu_type": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "GPU model by any name the catalog accepts (`a100-80gb`, `H100`), optionally followed by " +
 					"a MIG profile (`a100-1g.10gb`): whole GPUs are requested as `nvidia.com/gpu`, MIG instances as " +
-					"`nvidia.com/mig-<profile>` (the mixed strategy). The pod selects nodes labelled `" + labelPoolGPU +
-					"` with the model (as GPU node pools label theirs) and tolerates their `" + taintGPU + "` taint. " +
+					"`nvidia.com/mig-<profile>` (the mixed strategy). The pod selects nodes labelled `" + capacity.LabelGPU +
+					"` with the model (as GPU node pools label theirs) and tolerates their `" + capacity.TaintGPU + "` taint. " +
 					"Omit for a CPU-only job."},
 			"gpu_count": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1),
 				MarkdownDescription: "GPUs (or MIG instances) per pod, at most what one node of the model can hold. Defaults to 1.",

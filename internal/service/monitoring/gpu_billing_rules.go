@@ -26,6 +26,8 @@ import (
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // Defaults of the billing rules' settings.
@@ -108,8 +110,8 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 	attrs["pools"] = schema.MapAttribute{Required: true, ElementType: types.MapType{ElemType: supplyType},
 		MarkdownDescription: "The GPU node pools whose use is billed: each pool's name to its `supplies`, e.g. " +
 			"`{ (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies }`, so that prices and MIG " +
-			"profiles have one truth. Per capacity type (`reserved`, `on-demand`, `spot`), the rules read `node_labels` (`" + nodeLabelGPU +
-			"`, the GPU model, which the provider's GPU catalog must know; `" + nodeLabelNodePool + "`, which must be " +
+			"profiles have one truth. Per capacity type (`reserved`, `on-demand`, `spot`), the rules read `node_labels` (`" + capacity.LabelGPU +
+			"`, the GPU model, which the provider's GPU catalog must know; `" + capacity.LabelNodePool + "`, which must be " +
 			"`<pool>-<capacity type>`), the resources of `per_gpu` (each MIG profile counts as its compute slices over the " +
 			"GPU's, e.g. a `1g.10gb` of an A100 as 1/7 GPU; per GPU, so that resizing a pool leaves the rules alone) and `hourly_price` (one recorded price per pool, capacity type and " +
 			"resource; a resource without a price costs nothing in the bill). Checked at plan as far as known.",

@@ -38,20 +38,20 @@ func checkSupply(pool, capacityType string, s poolSupply) (*gpu.Model, *poolErro
 	if !slices.Contains(capacity.CapacityTypes, capacityType) {
 		return fail("the capacity type must be one of %q (the keys of a GPU node pool's supplies)", capacity.CapacityTypes)
 	}
-	alias, ok := s.NodeLabels[nodeLabelGPU]
+	alias, ok := s.NodeLabels[capacity.LabelGPU]
 	if !ok {
-		return fail("node_labels has no %q: pass a mlplatform_gpu_node_pool's supplies", nodeLabelGPU)
+		return fail("node_labels has no %q: pass a mlplatform_gpu_node_pool's supplies", capacity.LabelGPU)
 	}
 	m, err := gpu.Lookup(alias)
 	if err != nil {
-		return fail("node_labels[%q]: %s", nodeLabelGPU, err)
+		return fail("node_labels[%q]: %s", capacity.LabelGPU, err)
 	}
 	// The rules find a node's pool from its NodePool, <pool>-<capacity type>.
-	if want := pool + "-" + capacityType; s.NodeLabels[nodeLabelNodePool] != want {
-		return fail("node_labels[%q] is %q, not %q: key pools by the GPU node pool's name", nodeLabelNodePool, s.NodeLabels[nodeLabelNodePool], want)
+	if want := pool + "-" + capacityType; s.NodeLabels[capacity.LabelNodePool] != want {
+		return fail("node_labels[%q] is %q, not %q: key pools by the GPU node pool's name", capacity.LabelNodePool, s.NodeLabels[capacity.LabelNodePool], want)
 	}
-	if ct, ok := s.NodeLabels[nodeLabelCapacityType]; ok && ct != capacityType {
-		return fail("node_labels[%q] is %q, not %q", nodeLabelCapacityType, ct, capacityType)
+	if ct, ok := s.NodeLabels[capacity.LabelCapacityType]; ok && ct != capacityType {
+		return fail("node_labels[%q] is %q, not %q", capacity.LabelCapacityType, ct, capacityType)
 	}
 	if len(s.PerGPU) == 0 {
 		return fail("per_gpu is empty")

@@ -100,7 +100,7 @@ func relabel(expr, to, from string) string {
 // joinRules record who a pod belongs to and which pool a node is of, once for every rule.
 func joinRules(c rulesConfig) []monitoringv1.Rule {
 	pool := fmt.Sprintf(`label_replace(%s, "pool", "$1", %q, "(.+)-(?:%s)")`,
-		relabel(ksmNodeLabels, "capacity_type", ksmLabel(nodeLabelCapacityType)), ksmLabel(nodeLabelNodePool),
+		relabel(ksmNodeLabels, "capacity_type", ksmLabel(capacity.LabelCapacityType)), ksmLabel(capacity.LabelNodePool),
 		strings.Join(capacity.CapacityTypes, "|"))
 	owner := fmt.Sprintf("max by (namespace, pod, project) (%s)\n* on (namespace) group_left (team)\nmax by (namespace, team) (%s)",
 		relabel(ksmPodLabels, "project", ksmLabel(c.ProjectLabel)), relabel(ksmNamespaceLabel, "team", ksmLabel(c.TeamLabel)))

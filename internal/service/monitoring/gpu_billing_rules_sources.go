@@ -3,8 +3,6 @@ package monitoring
 import (
 	"regexp"
 	"strings"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 )
 
 // What the rules read, as the exporters write it. Each fact names its source.
@@ -21,14 +19,6 @@ const (
 	ksmPodLabels      = "kube_pod_labels"
 	ksmNamespaceLabel = "kube_namespace_labels"
 	ksmNodeLabels     = "kube_node_labels"
-)
-
-// Node labels the rules read: written by Karpenter on every node it launches, and by
-// mlplatform_gpu_node_pool (see internal/capacity).
-const (
-	nodeLabelNodePool     = capacity.LabelNodePool
-	nodeLabelCapacityType = capacity.LabelCapacityType
-	nodeLabelGPU          = capacity.LabelGPU
 )
 
 // ksmInvalidLabelChar and ksmSnake are kube-state-metrics' internal/store/utils.go
