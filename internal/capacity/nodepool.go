@@ -61,8 +61,9 @@ const (
 type Declared struct {
 	Model    string       // the model as configured: any alias gpu.Lookup knows
 	Strategy gpu.Strategy // "" when MIG is off
-	// Layout is the canonical MIG layout when the pool gave MIG profiles (nil otherwise: a named
-	// config, which the node label nvidia.com/mig.config carries). "" is all-enabled.
+	// Layout is the canonical MIG layout when the pool gave MIG profiles, or its parts in
+	// gpu.FormatParts's form when it split the GPUs (nil otherwise: a named config, which the
+	// node label nvidia.com/mig.config carries). "" is all-enabled.
 	Layout   *string
 	Replicas int  // time-slicing replicas; 0 when off
 	EFA      bool // the nodes carry EFA interfaces

@@ -8,10 +8,14 @@ import (
 
 // Supply is what a pool's nodes expose.
 type Supply struct {
-	// PerGPU is each resource one GPU exposes (a MIG slice count, or time-slicing replicas).
+	// PerGPU is each resource one GPU exposes (a MIG slice count, or time-slicing replicas); nil
+	// when the node's GPUs are split into MIG parts that expose different things.
 	PerGPU map[string]int64
-	// Most is the most of each resource the pool can ever supply: PerGPU x MaxGPUs, or less when
-	// MaxNodes bounds it first; -1 when the pool is unbounded.
+	// PerNode is each resource one node exposes; nil when the pool's nodes differ in GPU count.
+	PerNode map[string]int64
+	// Most is the most of each resource the pool can ever supply: PerGPU x MaxGPUs (PerNode x the
+	// nodes MaxGPUs allows, for a node split into parts), or less when MaxNodes bounds it first;
+	// -1 when the pool is unbounded.
 	Most map[string]int64
 	// NodeLabels are the pool's node labels and those gpu.Expose says such a node carries.
 	NodeLabels map[string]string
@@ -29,11 +33,18 @@ func (p Pool) Supply() (Supply, error) {
 		return Supply{}, err
 	}
 	s := Supply{PerGPU: maps.Clone(e.ResourcesPerGPU), Most: map[string]int64{}, NodeLabels: maps.Clone(e.NodeLabels)}
+	if perNodeKnown {
+		s.PerNode = maps.Clone(e.ResourcesPerNode)
+	}
 	maps.Copy(s.NodeLabels, p.NodeLabels)
-	for r, n := range e.ResourcesPerGPU {
+	for r := range e.ResourcesPerNode {
 		most := int64(-1)
-		if p.MaxGPUs > 0 {
-			most = n * p.MaxGPUs
+		switch {
+		case p.MaxGPUs <= 0:
+		case e.Parts == nil:
+			most = e.ResourcesPerGPU[r] * p.MaxGPUs
+		default: // Karpenter's GPU limit counts every GPU of a node, whole or not
+			most = e.ResourcesPerNode[r] * (p.MaxGPUs / int64(e.GPUsPerNode))
 		}
 		if (p.MaxNodes > 0 || p.Static) && perNodeKnown {
 			byNodes := e.ResourcesPerNode[r] * p.MaxNodes

@@ -104,11 +104,29 @@ func OnDemand(region, instanceType string) (float64, error) {
 // all-1g.10gb (7 x 1g) a 1g.10gb costs 1/7 of the GPU; under all-balanced (2 x 1g.10gb, 1 x
 // 2g.20gb, 1 x 3g.40gb: 7 compute slices) 1/7, 2/7 and 3/7; under 3g.40gb x2 (6 of 7 slices) each
 // 3g.40gb costs 1/2. A GPU that exposes nothing (MIG on, no instances) has no unit prices.
+//
+// On a node split into parts, each part's GPUs share their price among what they expose, and a
+// resource two parts expose at different prices takes the higher, so that units x prices bound
+// what the node costs.
 func UnitPrices(e *gpu.Exposure, gpuPrice float64) map[string]float64 {
+	if e.Parts == nil {
+		return gpuUnitPrices(e.Model, e.MIG, e.Strategy, e.ResourcesPerGPU, gpuPrice)
+	}
+	out := map[string]float64{}
+	for _, p := range e.Parts {
+		for r, price := range gpuUnitPrices(e.Model, p.MIG, e.Strategy, p.ResourcesPerGPU, gpuPrice) {
+			out[r] = max(out[r], price)
+		}
+	}
+	return out
+}
+
+// gpuUnitPrices shares gpuPrice among what one GPU under cfg exposes (perGPU).
+func gpuUnitPrices(m *gpu.Model, cfg gpu.MIGConfig, strategy gpu.Strategy, perGPU map[string]int64, gpuPrice float64) map[string]float64 {
 	weight := map[string]int{}
-	if e.MIG.Enabled && e.Strategy == gpu.StrategyMixed {
-		for name := range e.MIG.Layout {
-			if p, err := e.Model.Profile(name); err == nil {
+	if cfg.Enabled && strategy == gpu.StrategyMixed {
+		for name := range cfg.Layout {
+			if p, err := m.Profile(name); err == nil {
 				weight[p.ResourceName()] = p.ComputeSlices
 			}
 		}
@@ -120,14 +138,14 @@ func UnitPrices(e *gpu.Exposure, gpuPrice float64) map[string]float64 {
 		return 1
 	}
 	total := 0.0
-	for r, n := range e.ResourcesPerGPU {
+	for r, n := range perGPU {
 		total += float64(n) * w(r)
 	}
 	out := map[string]float64{}
 	if total == 0 {
 		return out
 	}
-	for r, n := range e.ResourcesPerGPU {
+	for r, n := range perGPU {
 		if n > 0 {
 			out[r] = gpuPrice * w(r) / total
 		}

@@ -145,3 +145,32 @@ func TestUnitPrices(t *testing.T) {
 		})
 	}
 }
+
+// On a node split into parts, each part's GPUs pay for themselves, and a resource two parts
+// expose at different prices takes the higher.
+func TestUnitPrices_parts(t *testing.T) {
+	const gpuPrice = 27.44705 / 8
+	e := expose(t, gpu.NodeSpec{InstanceType: "p4de.24xlarge", MIG: "0-3:all-balanced;4-5:all-1g.10gb;6-7:all-disabled",
+		Strategy: gpu.StrategyMixed})
+	want := map[string]float64{"nvidia.com/gpu": gpuPrice, "nvidia.com/mig-1g.10gb": gpuPrice / 7,
+		"nvidia.com/mig-2g.20gb": gpuPrice * 2 / 7, "nvidia.com/mig-3g.40gb": gpuPrice * 3 / 7}
+	got := pricing.UnitPrices(e, gpuPrice)
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	node := 0.0
+	for r, p := range want {
+		if !near(got[r], p) {
+			t.Errorf("%s = %v, want %v", r, got[r], p)
+		}
+		node += got[r] * float64(e.ResourcesPerNode[r])
+	}
+	if !near(node, 8*gpuPrice) {
+		t.Errorf("the units of the node cost %v together, want its 8 GPUs' %v", node, 8*gpuPrice)
+	}
+
+	e = expose(t, gpu.NodeSpec{InstanceType: "p4de.24xlarge", MIG: "0-3:3g.40gb=1;4-7:all-3g.40gb", Strategy: gpu.StrategyMixed})
+	if got := pricing.UnitPrices(e, gpuPrice)["nvidia.com/mig-3g.40gb"]; !near(got, gpuPrice) {
+		t.Errorf("3g.40gb alone on a GPU (all of it) and under all-3g.40gb (half) costs %v, want the higher, %v", got, gpuPrice)
+	}
+}
