@@ -83,3 +83,19 @@ output "nlp_max_usd_per_hour" {
   description = "What the nlp team's quota costs per hour at most, borrowing included."
   value       = (local.nlp_slices.nominal + local.nlp_slices.borrowing_limit) * local.spot_slice
 }
+
+# NVIDIA's p4de-half-balanced: GPUs 0-3 of each node split all-balanced (2 x 1g.10gb, 2g.20gb and
+# 3g.40gb each), GPUs 4-7 whole. supplies[*].per_node counts each part (4 nvidia.com/gpu, 8
+# 1g.10gb, 4 2g.20gb, 4 3g.40gb per node); per_gpu is null. The nodes' label
+# nvidia.com/mig.config is mig.config_name, which a mlplatform_mig_config defines with the same
+# entries (see its example).
+resource "mlplatform_gpu_node_pool" "half" {
+  name       = "a100-half-balanced"
+  node_class = mlplatform_node_class.gpu.name
+  gpu        = { model = "a100-80gb", instance_types = ["p4de.24xlarge"] }
+  mig = { parts = [
+    { devices = [0, 1, 2, 3], config = "all-balanced" },
+    { devices = [4, 5, 6, 7], config = "all-disabled" },
+  ] }
+  on_demand = { max_gpus = 16 }
+}

@@ -25,6 +25,12 @@ resource "mlplatform_mig_config" "this" {
       mig_devices = data.mlplatform_mig_layout.training.layout
     }] }
 
+    # The GPU node pool's p4de-half-balanced, under the name its nodes carry.
+    (mlplatform_gpu_node_pool.half.mig.config_name) = { entries = [
+      { gpu = "a100-80gb", devices = [0, 1, 2, 3], mig_enabled = true, mig_devices = { "1g.10gb" = 2, "2g.20gb" = 1, "3g.40gb" = 1 } },
+      { gpu = "a100-80gb", devices = [4, 5, 6, 7], mig_enabled = false },
+    ] }
+
     # Half of a node's GPUs whole, half split in two.
     "a100-half-3g" = { entries = [
       { gpu = "a100-80gb", devices = [0, 1, 2, 3], mig_enabled = false },

@@ -80,6 +80,9 @@ type migModel struct {
 	Strategy types.String `tfsdk:"strategy"`
 	Profiles types.Map    `tfsdk:"profiles"`
 	Config   types.String `tfsdk:"config"`
+	Parts    types.List   `tfsdk:"parts"`
+	// ConfigName is computed: the node label the pool writes.
+	ConfigName types.String `tfsdk:"config_name"`
 }
 
 type timeSlicingModel struct {
@@ -234,7 +237,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs["reserved"] = capacityAttribute(capacity.CapacityReserved, defaultReservedWeight)
 	attrs["mig"] = schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Partition the GPUs with MIG: the nodes get the label `nvidia.com/mig.config`, which the GPU " +
-			"Operator's MIG manager applies. Set `profiles` or `config`. Conflicts with `time_slicing`. " +
+			"Operator's MIG manager applies. Set `profiles` or `config` for every GPU alike, or `parts`. Conflicts with `time_slicing`. " +
 			"Under `mixed`, Karpenter does not know the `nvidia.com/mig-*` resources, so the pool also writes a " +
 			"NodeOverlay with the MIG capacity per node (named like the pool, or `<name>-<n>gpu` per GPU count when the " +
 			"instance types differ in it); **Karpenter's `NodeOverlay` feature gate must be on** " +
@@ -248,9 +251,15 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"profiles": schema.MapAttribute{ElementType: types.Int64Type, Optional: true,
 				MarkdownDescription: "MIG instances per GPU, profile to count (e.g. `{ \"1g.10gb\" = 7 }`), checked by placement.",
 				Validators: []validator.Map{mapvalidator.ValueInt64sAre(int64validator.AtLeast(0)),
-					mapvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("config"))}},
+					mapvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("config"), path.MatchRelative().AtParent().AtName("parts"))}},
 			"config": schema.StringAttribute{Optional: true,
 				MarkdownDescription: "A mig-parted config name such as `all-1g.10gb` or `all-balanced`, or a compact layout (`3g.40gb=2`)."},
+			"parts": migPartsAttribute(),
+			"config_name": schema.StringAttribute{Computed: true,
+				MarkdownDescription: "The mig-parted config the nodes get, as the value of their label `nvidia.com/mig.config`, " +
+					"known at plan: a default name (`all-1g.10gb`, `all-balanced`) or, for a layout or parts mig-parted's " +
+					"default config lacks, a custom one (`custom-3g.40gb-x2`, `custom-0-3-all-balanced-4-7-all-disabled`), " +
+					"which a `mlplatform_mig_config` the GPU Operator uses must define (key its `mig_configs` by this)."},
 		}}
 	attrs["time_slicing"] = schema.SingleNestedAttribute{Optional: true,
 		MarkdownDescription: "Share each GPU by time-slicing (the device plugin's config must match). Karpenter counts " +
@@ -302,11 +311,19 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},
 			"tolerations": schema.ListAttribute{ElementType: tolerationType, Computed: true, MarkdownDescription: "Tolerations of those taints."},
 			"resources": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
-				MarkdownDescription: "Most of each resource: `per_gpu` times `max_gpus`; null when `max_gpus` is omitted."},
+				MarkdownDescription: "Most of each resource: `per_gpu` times `max_gpus` (with `mig.parts`, `per_node` times " +
+					"the whole nodes `max_gpus` allows); null when `max_gpus` is omitted."},
 			"per_gpu": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
 				MarkdownDescription: "What one GPU exposes of each resource in `resources` (7 `nvidia.com/mig-1g.10gb` under " +
 					"`all-1g.10gb`, 1 `nvidia.com/gpu` without MIG): `resources` is this times `max_gpus`. A quota in whole " +
-					"GPUs times this is the quota in what the nodes expose, and it does not change when the pool is resized."},
+					"GPUs times this is the quota in what the nodes expose, and it does not change when the pool is resized. " +
+					"Null when `mig.parts` split the GPUs of a node, which then expose different things: see `per_node`."},
+			"per_node": schema.MapAttribute{ElementType: types.Int64Type, Computed: true,
+				MarkdownDescription: "What one node exposes of each resource (56 `nvidia.com/mig-1g.10gb` on a p4de.24xlarge " +
+					"under `all-1g.10gb`; under `mig.parts` the sum over the parts, e.g. 4 `nvidia.com/gpu`, 8 `nvidia.com/mig-1g.10gb`, " +
+					"4 `nvidia.com/mig-2g.20gb` and 4 `nvidia.com/mig-3g.40gb` for GPUs 0-3 under `all-balanced` and 4-7 whole). " +
+					"With `mig.parts`, `resources` is this times the nodes `max_gpus` allows. Null when the instance types " +
+					"carry different GPU counts."},
 			"cpu_milli_per_gpu": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "CPU (millicores) one GPU's share of a node offers pods: the instance type's allocatable " +
 					"CPU as Karpenter computes it with its default reservations, divided by its GPUs, the least among the " +

@@ -58,6 +58,10 @@ func (c suppliesReadBack) CheckState(_ context.Context, req statecheck.CheckStat
 				resp.Error = err
 				return
 			}
+			if err := sameCounts(capacityType+" per_node", got.PerNode, want["per_node"]); err != nil {
+				resp.Error = err
+				return
+			}
 			for k, v := range want["node_labels"].(map[string]any) {
 				if got.NodeLabels[k] != v {
 					resp.Error = fmt.Errorf("%s: node label %s = %q read back, %q in supplies", capacityType, k, got.NodeLabels[k], v)
@@ -96,6 +100,7 @@ func TestAccGPUNodePool_suppliesReadBack(t *testing.T) {
   time_slicing = { replicas = 4 }
   spot         = { max_gpus = 8 }
   on_demand    = { max_gpus = 4 }`,
+		"mig-parts": poolHalfBalanced,
 		"whole": `
   reserved = { max_gpus = 16 }`,
 		"unbounded": `

@@ -56,22 +56,18 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 		}
 	}
 	if mig := m.MIG; mig != nil {
-		if mig.Strategy.IsUnknown() || mig.Profiles.IsUnknown() || mig.Config.IsUnknown() {
+		if mig.Strategy.IsUnknown() || mig.Config.IsUnknown() {
 			return in, false
 		}
 		in.Strategy, in.MIGConfig = mig.Strategy.ValueString(), mig.Config.ValueString()
 		if mig.Strategy.IsNull() { // the default, not applied yet during validation
 			in.Strategy = string(gpu.StrategyMixed)
 		}
-		if !mig.Profiles.IsNull() {
-			in.MIGProfiles = map[string]int{}
-			for k, v := range mig.Profiles.Elements() {
-				n, _ := v.(types.Int64)
-				if n.IsUnknown() {
-					return in, false
-				}
-				in.MIGProfiles[k] = int(n.ValueInt64())
-			}
+		if in.MIGProfiles, ok = int64MapInput(mig.Profiles); !ok {
+			return in, false
+		}
+		if in.MIGParts, ok = migPartsInput(ctx, mig.Parts); !ok {
+			return in, false
 		}
 	}
 	if ts := m.TimeSlicing; ts != nil {
@@ -158,6 +154,22 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 	if m.GPU != nil {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpu").AtName("count_per_node"), perNode)...)
 	}
+	if m.MIG != nil {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("mig").AtName("config_name"), m.migConfigName(ctx))...)
+	}
+}
+
+// migConfigName is the nvidia.com/mig.config label the nodes get, unknown while it cannot be known.
+func (m *gpuNodePoolModel) migConfigName(ctx context.Context) types.String {
+	in, ok := m.input(ctx)
+	if !ok {
+		return types.StringUnknown()
+	}
+	p, perr := planPool(in)
+	if perr != nil {
+		return types.StringUnknown()
+	}
+	return types.StringValue(p.Exposure.NodeLabels[gpu.LabelMIGConfig])
 }
 
 // gpusPerNode is the GPU count its instance types share, null when they differ; ok is false
@@ -186,6 +198,7 @@ var supplyAttrTypes = map[string]attr.Type{
 	"tolerations":        types.ListType{ElemType: tolerationType},
 	"resources":          types.MapType{ElemType: types.Int64Type},
 	"per_gpu":            types.MapType{ElemType: types.Int64Type},
+	"per_node":           types.MapType{ElemType: types.Int64Type},
 	"cpu_milli_per_gpu":  types.Int64Type,
 	"memory_mib_per_gpu": types.Int64Type,
 	"hourly_price":       types.MapType{ElemType: types.Float64Type},
@@ -236,7 +249,6 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 		if s.Resources != nil {
 			res, _ = types.MapValueFrom(ctx, types.Int64Type, s.Resources)
 		}
-		perGPU, _ := types.MapValueFrom(ctx, types.Int64Type, s.PerGPU)
 		price := types.MapUnknown(types.Float64Type)
 		if region != "" && !in.PricesUnknown {
 			prices, note := p.hourlyPrices(in, c, region)
@@ -254,7 +266,8 @@ func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.M
 			"taints":             types.ListValueMust(taintType, taints),
 			"tolerations":        types.ListValueMust(tolerationType, tolerations),
 			"resources":          res,
-			"per_gpu":            perGPU,
+			"per_gpu":            framework.Int64MapValue(s.PerGPU),
+			"per_node":           framework.Int64MapValue(s.PerNode),
 			"cpu_milli_per_gpu":  types.Int64Value(s.CPUMilliGPU),
 			"memory_mib_per_gpu": types.Int64Value(s.MemoryMiBGPU),
 			"hourly_price":       price,

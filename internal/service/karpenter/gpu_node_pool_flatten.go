@@ -262,8 +262,19 @@ func flattenMIG(d capacity.Declared, config string, prior *migModel) *migModel {
 	if d.Strategy == "" {
 		return nil
 	}
-	out := &migModel{Strategy: types.StringValue(string(d.Strategy)), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config)}
-	if d.Layout != nil {
+	out := &migModel{Strategy: types.StringValue(string(d.Strategy)), Profiles: types.MapNull(types.Int64Type), Config: types.StringValue(config),
+		Parts: types.ListNull(migPartType), ConfigName: types.StringValue(config)}
+	switch {
+	case d.Layout != nil && gpu.IsParts(*d.Layout):
+		out.Config = types.StringNull()
+		priorParts := out.Parts
+		if prior != nil {
+			priorParts = prior.Parts
+		}
+		if m, err := gpu.Lookup(d.Model); err == nil {
+			out.Parts = flattenMIGParts(m, *d.Layout, priorParts)
+		}
+	case d.Layout != nil:
 		out.Config = types.StringNull()
 		if l, err := gpu.ParseLayout(*d.Layout); err == nil {
 			counts := map[string]int64{}
@@ -272,7 +283,7 @@ func flattenMIG(d capacity.Declared, config string, prior *migModel) *migModel {
 			}
 			out.Profiles = framework.Int64MapValue(counts)
 		}
-	} else if prior != nil && !prior.Config.IsNull() {
+	case prior != nil && !prior.Config.IsNull():
 		out.Config = prior.Config // keep a compact layout as written; the label holds its config name
 		if m, err := gpu.Lookup(d.Model); err == nil {
 			if cfg, err := gpu.Resolve(m, prior.Config.ValueString()); err != nil || cfg.Name != config {

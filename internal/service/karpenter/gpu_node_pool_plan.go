@@ -24,7 +24,8 @@ type poolInput struct {
 	Strategy         string // "" when MIG is off
 	MIGProfiles      map[string]int
 	MIGConfig        string
-	Replicas         int // time-slicing; 0 when off
+	MIGParts         []migPartInput // nil unless mig.parts
+	Replicas         int            // time-slicing; 0 when off
 	Capacity         []capacityInput
 	// PricesUnknown is true while a price_per_hour or discount is known only at apply.
 	PricesUnknown bool
@@ -53,7 +54,7 @@ type poolPlan struct {
 	Exposure      *gpu.Exposure // of the first instance type; resources per GPU are the same for all
 	Spec          gpu.NodeSpec  // of one node, without its instance type
 	EFA           bool
-	Layout        string // canonical MIG layout when given by profiles, else ""
+	Layout        string // canonical MIG layout when given by profiles, the parts' compact form, else ""
 }
 
 // planError is a problem with one attribute of the pool.
@@ -111,6 +112,19 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 		if spec.MIG == "" {
 			spec.MIG = gpu.ConfigAllEnabled
 		}
+	case in.MIGParts != nil:
+		migPath = []any{"mig", "parts"}
+		it, other := p.oneGPUCount()
+		if other != nil {
+			return nil, &planError{migPath, fmt.Sprintf("the parts split each node's GPUs by index, so the instance types "+
+				"must carry one GPU count, but %s has %d GPUs and %s %d; list instance types of one GPU count in gpu.instance_types",
+				it.Name, it.GPUs, other.Name, other.GPUs)}
+		}
+		compact, perr := planMIGParts(m, it.GPUs, in.MIGParts)
+		if perr != nil {
+			return nil, perr
+		}
+		p.Layout, spec.MIG, spec.GPUsPerNode = compact, compact, it.GPUs
 	case in.MIGConfig != "":
 		spec.MIG = in.MIGConfig
 	}
@@ -161,7 +175,7 @@ func (p *poolPlan) oneGPUCount() (first gpu.InstanceType, other *gpu.InstanceTyp
 // declared is what the pool records on its NodePools (see internal/capacity).
 func (in poolInput) declared(p *poolPlan) capacity.Declared {
 	d := capacity.Declared{Model: in.Model, Strategy: gpu.Strategy(in.Strategy), Replicas: in.Replicas, EFA: in.EFA}
-	if in.MIGProfiles != nil {
+	if in.MIGProfiles != nil || in.MIGParts != nil {
 		d.Layout = &p.Layout
 	}
 	return d
@@ -253,12 +267,14 @@ func (p *poolPlan) nodeLabels() map[string]string {
 }
 
 // supply is what one NodePool of the pool offers: the labels a flavor selects it by, the most of
-// each resource its nodes can ever expose (resources per GPU x max_gpus; nil without max_gpus), what one GPU exposes, and
-// the CPU and memory one GPU's share of a node offers pods.
+// each resource its nodes can ever expose (resources per GPU x max_gpus; nil without max_gpus), what
+// one GPU exposes (nil for nodes split into MIG parts) and one node (nil when the instance types
+// differ in GPU count), and the CPU and memory one GPU's share of a node offers pods.
 type supply struct {
 	NodeLabels   map[string]string
 	Resources    map[string]int64
 	PerGPU       map[string]int64
+	PerNode      map[string]int64
 	CPUMilliGPU  int64
 	MemoryMiBGPU int64
 }
@@ -278,6 +294,9 @@ func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
 		return supply{}, err
 	}
 	s := supply{NodeLabels: labels, PerGPU: cs.PerGPU}
+	if _, other := p.oneGPUCount(); other == nil {
+		s.PerNode = p.perNode(p.InstanceTypes[0].GPUs)
+	}
 	if c.MaxGPUs > 0 || c.Nodes != nil {
 		s.Resources = cs.Most
 		if p.EFA {
@@ -341,12 +360,25 @@ func (p *poolPlan) overlays(pool string) []overlay {
 		if len(counts) > 1 {
 			o.Name = overlayName(pool, n)
 		}
-		for r, perGPU := range p.Exposure.ResourcesPerGPU {
+		for r, count := range p.perNode(n) {
+			// Never nvidia.com/gpu: Karpenter's GPU limit counts it from EC2 data, every GPU of a node.
 			if r != gpu.ResourceGPU {
-				o.Capacity[r] = strconv.FormatInt(perGPU*int64(n), 10)
+				o.Capacity[r] = strconv.FormatInt(count, 10)
 			}
 		}
 		out = append(out, o)
+	}
+	return out
+}
+
+// perNode is what a node of the pool with n GPUs exposes: a node split into parts has one count.
+func (p *poolPlan) perNode(n int) map[string]int64 {
+	if p.Exposure.Parts != nil {
+		return p.Exposure.ResourcesPerNode
+	}
+	out := map[string]int64{}
+	for r, perGPU := range p.Exposure.ResourcesPerGPU {
+		out[r] = perGPU * int64(n)
 	}
 	return out
 }

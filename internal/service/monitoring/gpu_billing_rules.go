@@ -112,7 +112,8 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 			"`{ (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies }`, so that prices and MIG " +
 			"profiles have one truth. Per capacity type (`reserved`, `on-demand`, `spot`), the rules read `node_labels` (`" + capacity.LabelGPU +
 			"`, the GPU model, which the provider's GPU catalog must know; `" + capacity.LabelNodePool + "`, which must be " +
-			"`<pool>-<capacity type>`), the resources of `per_gpu` (each MIG profile counts as its compute slices over the " +
+			"`<pool>-<capacity type>`), the resources of `per_gpu` (or of `hourly_price` where `per_gpu` is null, for a pool " +
+			"whose `mig.parts` split its GPUs) (each MIG profile counts as its compute slices over the " +
 			"GPU's, e.g. a `1g.10gb` of an A100 as 1/7 GPU; per GPU, so that resizing a pool leaves the rules alone) and `hourly_price` (one recorded price per pool, capacity type and " +
 			"resource; a resource without a price costs nothing in the bill). Checked at plan as far as known.",
 		Validators: []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(framework.DNSSubdomain()), poolsValidator{}}}
@@ -243,7 +244,9 @@ func supplyOf(ctx context.Context, s *supplyModel, diags *diag.Diagnostics) (out
 		return out, false
 	}
 	diags.Append(s.NodeLabels.ElementsAs(ctx, &out.NodeLabels, false)...)
-	diags.Append(s.PerGPU.ElementsAs(ctx, &out.PerGPU, false)...)
+	if !s.PerGPU.IsNull() {
+		diags.Append(s.PerGPU.ElementsAs(ctx, &out.PerGPU, false)...)
+	}
 	if !s.HourlyPrice.IsNull() {
 		diags.Append(s.HourlyPrice.ElementsAs(ctx, &out.HourlyPrice, false)...)
 	}
@@ -397,10 +400,6 @@ func poolsValue(pools map[string]map[string]poolSupply) types.Map {
 	for pool, byType := range pools {
 		inner := map[string]attr.Value{}
 		for ct, s := range byType {
-			perGPU := map[string]attr.Value{}
-			for r, n := range s.PerGPU {
-				perGPU[r] = types.Int64Value(n)
-			}
 			prices := types.MapNull(types.Float64Type)
 			if s.HourlyPrice != nil {
 				p := map[string]attr.Value{}
@@ -411,7 +410,7 @@ func poolsValue(pools map[string]map[string]poolSupply) types.Map {
 			}
 			inner[ct] = types.ObjectValueMust(supplyType.AttrTypes, map[string]attr.Value{
 				"node_labels":  framework.MapValue(s.NodeLabels),
-				"per_gpu":      types.MapValueMust(types.Int64Type, perGPU),
+				"per_gpu":      framework.Int64MapValue(s.PerGPU),
 				"hourly_price": prices,
 			})
 		}

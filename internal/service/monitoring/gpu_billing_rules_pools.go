@@ -53,16 +53,20 @@ func checkSupply(pool, capacityType string, s poolSupply) (*gpu.Model, *poolErro
 	if ct, ok := s.NodeLabels[capacity.LabelCapacityType]; ok && ct != capacityType {
 		return fail("node_labels[%q] is %q, not %q", capacity.LabelCapacityType, ct, capacityType)
 	}
-	if len(s.PerGPU) == 0 {
+	switch {
+	case s.PerGPU == nil && len(s.HourlyPrice) == 0:
+		return fail("per_gpu is null, as the pool's mig.parts split its GPUs, and hourly_price lists no resources: " +
+			"the rules then do not know what the nodes expose; give the pool a price (on_demand.price_per_hour, spot.discount)")
+	case s.PerGPU != nil && len(s.PerGPU) == 0:
 		return fail("per_gpu is empty")
 	}
-	for _, r := range slices.Sorted(maps.Keys(s.PerGPU)) {
+	for _, r := range s.resources() {
 		if _, err := share(m, r); err != nil {
 			return fail("per_gpu: %s", err)
 		}
 	}
 	for _, r := range slices.Sorted(maps.Keys(s.HourlyPrice)) {
-		if _, ok := s.PerGPU[r]; !ok {
+		if _, ok := s.PerGPU[r]; !ok && s.PerGPU != nil {
 			return fail("hourly_price has %q, which per_gpu does not list", r)
 		}
 		if p := s.HourlyPrice[r]; p < 0 {
@@ -70,6 +74,15 @@ func checkSupply(pool, capacityType string, s poolSupply) (*gpu.Model, *poolErro
 		}
 	}
 	return m, nil
+}
+
+// resources are the resources the pool's nodes expose: per_gpu's, or hourly_price's for a pool
+// whose GPUs are split into MIG parts (its prices cover every resource its nodes expose).
+func (s poolSupply) resources() []string {
+	if s.PerGPU != nil {
+		return slices.Sorted(maps.Keys(s.PerGPU))
+	}
+	return slices.Sorted(maps.Keys(s.HourlyPrice))
 }
 
 // share is what one unit of resource r counts for in GPUs of model m.
@@ -99,7 +112,7 @@ func unitShares(pools map[string]map[string]poolSupply) ([]unitShare, error) {
 			if perr != nil {
 				return nil, perr
 			}
-			for r := range s.PerGPU {
+			for _, r := range s.resources() {
 				f, _ := share(m, r)
 				k := ksmResource(r)
 				if byResource[k] == nil {

@@ -41,7 +41,7 @@ type rulesConfig struct {
 // poolSupply is what mlplatform_gpu_node_pool's supplies say of one capacity type.
 type poolSupply struct {
 	NodeLabels  map[string]string
-	PerGPU      map[string]int64   // what one GPU exposes of each resource
+	PerGPU      map[string]int64   // what one GPU exposes of each resource; nil for GPUs split into MIG parts
 	HourlyPrice map[string]float64 // nil when the pool has no price
 }
 

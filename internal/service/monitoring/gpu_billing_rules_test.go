@@ -275,6 +275,11 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
     per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/mig-1g.10gb" = 1.5 }
   } } }`, `hourly_price has "nvidia.com/mig-1g.10gb", which per_gpu does not list`},
+		"parts without a price": {`pools = { a100 = { spot = {
+    node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/nodepool" = "a100-spot" }
+    per_gpu      = null
+    hourly_price = null
+  } } }`, `per_gpu is null, as the pool's mig.parts split its GPUs, and hourly_price lists no resources`},
 		"duration": {pool("a100", "a100-spot", "nvidia.com/gpu") + "\ngpu_idle_alert_after = \"1 hour\"",
 			`Attribute gpu_idle_alert_after: "1 hour" is not a Prometheus duration`},
 		"fractional interval": {pool("a100", "a100-spot", "nvidia.com/gpu") + "\nevaluation_interval = \"1500ms\"",
@@ -311,9 +316,24 @@ resource "mlplatform_gpu_node_pool" "a100" {
   spot       = { max_gpus = 16, discount = 0.6 }
 }
 
+# GPUs split into MIG parts: per_gpu is null, and the rules read the resources from the prices.
+resource "mlplatform_gpu_node_pool" "half" {
+  name       = "half"
+  node_class = "gpu"
+  gpu        = { model = "a100-80gb" }
+  mig = { parts = [
+    { devices = [0, 1, 2, 3], config = "all-balanced" },
+    { devices = [4, 5, 6, 7], config = "all-disabled" },
+  ] }
+  on_demand = { max_gpus = 8 }
+}
+
 resource "mlplatform_gpu_billing_rules" "test" {
-  name  = "gpu-billing"
-  pools = { (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies }
+  name = "gpu-billing"
+  pools = {
+    (mlplatform_gpu_node_pool.a100.name) = mlplatform_gpu_node_pool.a100.supplies
+    (mlplatform_gpu_node_pool.half.name) = mlplatform_gpu_node_pool.half.supplies
+  }
 }
 
 output "rules" { value = mlplatform_gpu_billing_rules.test.rules }

@@ -70,8 +70,10 @@ func (migConfig) Schema(ctx context.Context) schema.Schema {
 			"entries": schema.ListNestedAttribute{
 				Required: true,
 				MarkdownDescription: "What the config does to the GPUs of a node, as a list of mig-parted entries " +
-					"(`MigConfigSpec`), each applied to the GPUs it selects by model (`gpu`) and index (`devices`).",
-				Validators:   []validator.List{listvalidator.SizeAtLeast(1)},
+					"(`MigConfigSpec`), each applied to the GPUs it selects by model (`gpu`) and index (`devices`); no two " +
+					"entries may select the same GPU. Split a node's GPUs by `devices`, e.g. GPUs 0-3 under `all-balanced` and " +
+					"4-7 whole, as a `mlplatform_gpu_node_pool`'s `mig.parts` does.",
+				Validators:   []validator.List{listvalidator.SizeAtLeast(1), entriesDisjoint{}},
 				NestedObject: schema.NestedAttributeObject{Attributes: migEntryAttributes(), Validators: []validator.Object{migEntryRules{}}},
 			},
 		}},

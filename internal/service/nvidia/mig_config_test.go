@@ -281,6 +281,14 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 			entry(`{ devices = [-1], mig_enabled = false }`),
 			`devices\[0\] value must be at least\s+0`,
 		},
+		"entries select one GPU": {
+			entry(`{ gpu = "a100", devices = [0, 1, 2, 3], mig_enabled = false }, { gpu = "A100-SXM4-80GB", devices = [3, 4], mig_enabled = true }`),
+			`Attribute mig_configs\["custom"\]\.entries\[1\]\.devices: entry 1 selects\s+A100-SXM4-80GB GPU 3, which entry 0 selects too`,
+		},
+		"entry for every GPU beside one for some": {
+			entry(`{ mig_enabled = false }, { gpu = "a100", devices = [4], mig_enabled = true }`),
+			`entry 1 selects a100 GPU 4, which entry 0 selects too`,
+		},
 		"no entries":     {`mig_configs = { "all-disabled" = { entries = [] } }`, `list must contain at least 1`},
 		"no configs":     {`mig_configs = {}`, `map must contain at least 1`},
 		"bad label name": {`mig_configs = { "my config" = { entries = [{ mig_enabled = false }] } }`, `"my config" is not a valid Kubernetes label value`},

@@ -3,6 +3,7 @@ package nvidia
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -171,4 +172,93 @@ func (warnWithoutAllDisabled) ValidateMap(_ context.Context, req validator.MapRe
 				"configs, and it applies migManager.config.default (%q unless changed) to nodes without the %s label.",
 			req.Path, gpu.ConfigAllDisabled, gpu.ConfigAllDisabled, gpu.LabelMIGConfig))
 	}
+}
+
+// entriesDisjoint refuses two entries of one config that select the same GPU: mig-parted walks
+// the entries in order and applies each to every GPU it selects, so the later one repartitions
+// what the earlier one made, and the MIG manager's check of the earlier one then never passes.
+type entriesDisjoint struct{}
+
+func (entriesDisjoint) Description(context.Context) string {
+	return "two entries must not select the same GPU (by model and index)"
+}
+func (v entriesDisjoint) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (entriesDisjoint) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var entries []migEntryModel
+	if req.ConfigValue.ElementsAs(ctx, &entries, false).HasError() {
+		return
+	}
+	for j := range entries {
+		for i := range j {
+			shared, ok := sameGPU(ctx, entries[i], entries[j])
+			if !ok || shared == "" {
+				continue
+			}
+			p := req.Path.AtListIndex(j).AtName("devices")
+			resp.Diagnostics.AddAttributeError(p, "Entries select the same GPU", fmt.Sprintf(
+				"Attribute %s: entry %d selects %s, which entry %d selects too; mig-parted would apply both to it, "+
+					"the later undoing the earlier. Give each GPU one entry (by gpu and devices).", p, j, shared, i))
+			return
+		}
+	}
+}
+
+// sameGPU names a GPU both entries select ("" when none); ok is false while either is unknown or
+// names a model the catalog lacks (refused elsewhere).
+func sameGPU(ctx context.Context, a, b migEntryModel) (shared string, ok bool) {
+	models, ok := sharedModels(a.GPU, b.GPU)
+	if !ok || models == "" {
+		return "", ok
+	}
+	if a.Devices.IsUnknown() || b.Devices.IsUnknown() {
+		return "", false
+	}
+	var da, db []int64
+	_ = a.Devices.ElementsAs(ctx, &da, false)
+	_ = b.Devices.ElementsAs(ctx, &db, false)
+	switch {
+	case a.Devices.IsNull() && b.Devices.IsNull():
+		return "every " + models + " GPU", true
+	case a.Devices.IsNull():
+		return fmt.Sprintf("%s GPU %d", models, db[0]), true
+	case b.Devices.IsNull():
+		return fmt.Sprintf("%s GPU %d", models, da[0]), true
+	}
+	for _, d := range db {
+		if slices.Contains(da, d) {
+			return fmt.Sprintf("%s GPU %d", models, d), true
+		}
+	}
+	return "", true
+}
+
+// sharedModels names what two entries' gpu filters both match: "" when they match no common PCI
+// device id; a null gpu matches every model.
+func sharedModels(a, b types.String) (string, bool) {
+	if a.IsUnknown() || b.IsUnknown() {
+		return "", false
+	}
+	switch {
+	case a.IsNull() && b.IsNull():
+		return "any", true
+	case a.IsNull():
+		return b.ValueString(), true
+	case b.IsNull():
+		return a.ValueString(), true
+	}
+	ma, errA := gpu.Lookup(a.ValueString())
+	mb, errB := gpu.Lookup(b.ValueString())
+	if errA != nil || errB != nil {
+		return "", false
+	}
+	for _, id := range ma.PCIDeviceIDs {
+		if slices.Contains(mb.PCIDeviceIDs, id) {
+			return ma.Name, true
+		}
+	}
+	return "", true
 }
