@@ -27,9 +27,9 @@ type BlueprintObject struct {
 // each: the README shows the file as it is (in "From blueprint to HCL", with the differences), and
 // the file, after provider (a provider block), applies and writes objects that carry the
 // blueprint's values. want holds, for exactly the files owns selects, the objects to check.
-// preCheck runs before each apply; blueprints use fixed names, so it should at least
-// RequireOwnCluster.
-func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]BlueprintObject, provider string, preCheck func()) {
+// preCheck runs before each apply, with the file's subtest; blueprints use fixed names, so it
+// should at least RequireOwnCluster.
+func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]BlueprintObject, provider string, preCheck func(*testing.T)) {
 	t.Helper()
 	root := repoRoot(t)
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
@@ -68,7 +68,7 @@ func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]Blu
 				t.Errorf("README.md does not show examples/blueprints/%s as it is", filepath.Base(f))
 			}
 			resource.Test(t, resource.TestCase{
-				PreCheck:                 preCheck,
+				PreCheck:                 func() { preCheck(t) },
 				ProtoV6ProviderFactories: ProviderFactories,
 				Steps: []resource.TestStep{{
 					Config: provider + string(hcl),

@@ -68,5 +68,5 @@ var blueprints = map[string][]acctest.BlueprintObject{
 // Kueue blueprints (kueue-*.tf) are the kueue package's TestAccBlueprints.
 func TestAccBlueprints(t *testing.T) {
 	acctest.Blueprints(t, func(file string) bool { return !strings.HasPrefix(file, "kueue-") }, blueprints,
-		providerBlock(""), func() { acctest.RequireOwnCluster(t) }) // fixed names
+		providerBlock(""), acctest.RequireOwnCluster) // fixed names
 }
