@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	apiresource "k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
@@ -111,7 +112,7 @@ func repoRoot(t *testing.T) string {
 
 // contains reports where got lacks a value of want: maps hold want's keys, lists hold an element
 // containing each of want's elements (the provider's objects add requirements and labels), and
-// scalars are equal.
+// scalars are equal, quantities by value (a blueprint's limits.cpu "1000" is the provider's "1k").
 func contains(want, got any, at string) error {
 	switch w := want.(type) {
 	case map[string]any:
@@ -139,9 +140,27 @@ func contains(want, got any, at string) error {
 			}
 		}
 	default:
+		if sameQuantity(want, got) {
+			return nil
+		}
 		if fmt.Sprint(want) != fmt.Sprint(got) {
 			return fmt.Errorf("%s = %v, want %v", at, got, want)
 		}
 	}
 	return nil
+}
+
+// sameQuantity reports whether want and got are both quantities written as strings, of one value.
+func sameQuantity(want, got any) bool {
+	w, ok := want.(string)
+	g, ok2 := got.(string)
+	if !ok || !ok2 {
+		return false
+	}
+	wq, err := apiresource.ParseQuantity(w)
+	if err != nil {
+		return false
+	}
+	gq, err := apiresource.ParseQuantity(g)
+	return err == nil && wq.Cmp(gq) == 0
 }

@@ -62,6 +62,61 @@ var blueprints = map[string][]acctest.BlueprintObject{
 			},
 		}}),
 	},
+	// awslabs/ai-on-eks@41a979ee infra/base/terraform/addons.tf, karpenter_resources_helm_config
+	// "g6-gpu-karpenter", as the karpenter-resources chart of aws-ia/terraform-aws-eks-data-addons
+	// @v1.36.0 renders it (templates/node-class.yaml and node-pool.yaml, defaults from values.yaml).
+	"ai-on-eks-g6-gpu-karpenter.tf": {
+		object(karpenter.EC2NodeClassKind, "g6-gpu-karpenter", map[string]any{"spec": map[string]any{
+			"amiFamily":                  "Bottlerocket",
+			"amiSelectorTerms":           []any{map[string]any{"alias": "bottlerocket@latest"}},
+			"subnetSelectorTerms":        []any{map[string]any{"id": "subnet-0123456789abcdef0"}},
+			"securityGroupSelectorTerms": []any{map[string]any{"tags": map[string]any{"Name": "demo-node"}}},
+			"role":                       "KarpenterNodeRole-demo",
+			"tags":                       map[string]any{"Name": "karpenter-g6-gpu-karpenter"},
+			"metadataOptions": map[string]any{
+				"httpEndpoint": "enabled", "httpProtocolIPv6": "disabled", "httpPutResponseHopLimit": 2, "httpTokens": "required",
+			},
+			"blockDeviceMappings": []any{map[string]any{"deviceName": "/dev/xvda", "ebs": map[string]any{
+				"volumeSize": "50Gi", "volumeType": "gp3", "encrypted": true,
+			}}},
+			"detailedMonitoring":  true,
+			"instanceStorePolicy": "RAID0",
+		}}),
+		// The blueprint's one NodePool for spot and on-demand, as one NodePool each.
+		g6GPUKarpenter("spot"),
+		g6GPUKarpenter("on-demand"),
+	},
+}
+
+// g6GPUKarpenter is ai-on-eks's NodePool g6-gpu-karpenter for one of its capacity types: its
+// instance-family g6 and instance-size requirements as the instance types they admit.
+func g6GPUKarpenter(capacityType string) acctest.BlueprintObject {
+	return object(capacity.NodePoolKind, "g6-gpu-karpenter-"+capacityType, map[string]any{"spec": map[string]any{
+		"template": map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{
+				"NodePool": "g6-gpu-karpenter", "NodeGroupType": "g6-gpu-karpenter",
+				"instanceType": "g6-gpu-karpenter", "type": "karpenter", "gpuType": "l4",
+			}},
+			"spec": map[string]any{
+				"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "g6-gpu-karpenter"},
+				"taints":       []any{map[string]any{"key": "nvidia.com/gpu", "value": "Exists", "effect": "NoSchedule"}},
+				"requirements": []any{
+					map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": []any{
+						"g6.2xlarge", "g6.4xlarge", "g6.8xlarge", "g6.12xlarge", "g6.16xlarge", "g6.24xlarge", "g6.48xlarge",
+					}},
+					map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{capacityType}},
+				},
+				"expireAfter":            "720h",
+				"terminationGracePeriod": "48h",
+			},
+		},
+		"disruption": map[string]any{
+			"consolidationPolicy": "WhenEmpty", "consolidateAfter": "300s",
+			"budgets": []any{map[string]any{"nodes": "10%"}},
+		},
+		"limits": map[string]any{"cpu": "1000", "memory": "1000Gi"},
+		"weight": 100,
+	}})
 }
 
 // Each blueprint's HCL applies, and the objects it writes carry the blueprint's field values. The
