@@ -86,6 +86,37 @@ var blueprints = map[string][]acctest.BlueprintObject{
 		g6GPUKarpenter("spot"),
 		g6GPUKarpenter("on-demand"),
 	},
+	// aws/aws-eks-best-practices@dc0243ad latest/bpg/aiml/aiml_compute.adoc, the NodePools
+	// gpu-inference and gpu-inference-spot.
+	"eks-best-practices-gpu-inference.tf": {
+		object(capacity.NodePoolKind, "gpu-inference-on-demand", map[string]any{"spec": map[string]any{
+			"template": map[string]any{"spec": map[string]any{
+				"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"},
+				"requirements": []any{
+					map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"on-demand"}},
+				},
+				"taints":      []any{map[string]any{"key": "nvidia.com/gpu", "effect": "NoSchedule"}},
+				"expireAfter": "720h", // under disruption in the guide
+			}},
+			"limits":     map[string]any{"cpu": "1000", "memory": "4000Gi", "nvidia.com/gpu": "10"},
+			"disruption": map[string]any{"consolidationPolicy": "WhenEmpty", "consolidateAfter": "60m"},
+		}}),
+		object(capacity.NodePoolKind, "gpu-inference-spot-spot", map[string]any{"spec": map[string]any{
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"role": "gpu-spot-worker"}},
+				"spec": map[string]any{
+					"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "gpu-inference-ec2"},
+					"requirements": []any{
+						map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []any{"spot"}},
+					},
+					"taints":      []any{map[string]any{"key": "nvidia.com/gpu", "effect": "NoSchedule"}},
+					"expireAfter": "720h",
+				},
+			},
+			"limits":     map[string]any{"cpu": "100", "memory": "100Gi"},
+			"disruption": map[string]any{"consolidationPolicy": "WhenEmptyOrUnderutilized", "consolidateAfter": "5m"},
+		}}),
+	},
 }
 
 // g6GPUKarpenter is ai-on-eks's NodePool g6-gpu-karpenter for one of its capacity types: its
