@@ -88,9 +88,9 @@ func ptr(n int) *int { return &n }
 func TestPoolFromNodePoolByRequirements(t *testing.T) {
 	h100, _ := gpu.Lookup("h100")
 	nodePool := func(r gpu.InstanceRequirements, spec karpv1.NodePoolSpec) *unstructured.Unstructured {
-		reqs := capacity.Selection{Requirements: &r}.NodePoolRequirements(h100)
-		spec.Template.Spec.Requirements = append(reqs, karpv1.NodeSelectorRequirementWithMinValues{
-			Key: capacity.LabelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{capacity.CapacityOnDemand}})
+		spec.Template.Spec.Requirements = append(capacity.Selection{Requirements: &r}.NodePoolRequirements(h100),
+			karpv1.NodeSelectorRequirementWithMinValues{Key: capacity.LabelCapacityType, Operator: corev1.NodeSelectorOpIn,
+				Values: []string{capacity.CapacityOnDemand}})
 		ann := map[string]string{}
 		capacity.Declared{Model: "h100"}.Annotate(ann)
 		obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&karpv1.NodePool{
