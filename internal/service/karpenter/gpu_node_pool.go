@@ -314,8 +314,8 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"cpu_milli_per_gpu": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "CPU (millicores) one GPU's share of a node offers pods: the instance type's allocatable " +
 					"CPU as Karpenter computes it with its default reservations, divided by its GPUs, the least among the " +
-					"pool's instance types (with `gpu.instance_requirements`, the catalog's that match) (p4de.24xlarge: " +
-					"95690m / 8 = 11961). A queue's CPU quota per GPU."},
+					"pool's instance types (with `gpu.instance_requirements`, the catalog's that match), e.g. p4de.24xlarge: " +
+					"95690m / 8 = 11961. A queue's CPU quota per GPU."},
 			"memory_mib_per_gpu": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Memory (MiB) one GPU's share of a node offers pods, computed like `cpu_milli_per_gpu` " +
 					"(p4de.24xlarge: 1082712Mi / 8 = 135339). A queue's memory quota per GPU."},

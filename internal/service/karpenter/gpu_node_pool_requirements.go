@@ -36,7 +36,8 @@ func instanceRequirementsAttribute() schema.SingleNestedAttribute {
 			"A100 40GB and 80GB) and what is set here; `{}` takes every size of the model. `count_per_node` and `supplies` " +
 			"are computed from the instance types of the provider's catalog that match (a size AWS adds later may offer " +
 			"pods a smaller share of a node or cost more per GPU), and requirements that match none of the model's are " +
-			"refused at plan. Conflicts with `instance_types`.",
+			"refused at plan. Under mixed MIG, the NodeOverlays select the nodes by GPU count (`" + gpu.LabelKarpenterGPUCount + "`), " +
+			"so that later sizes get their MIG capacity too. Conflicts with `instance_types`.",
 		Validators: []validator.Object{objectvalidator.ConflictsWith(path.MatchRelative().AtParent().AtName("instance_types"))},
 		Attributes: map[string]schema.Attribute{
 			"families": schema.ListAttribute{ElementType: types.StringType, Optional: true,
