@@ -82,6 +82,7 @@ func (r *instanceRequirementsModel) input() (out gpu.InstanceRequirements, ok bo
 
 // allowedByRequirements are the model's catalog instance types that r allows. Each requirement is
 // first checked on its own, so that one the model cannot meet is named with what the model has.
+// m has instance types (planPool refuses a model without).
 func allowedByRequirements(m *gpu.Model, r gpu.InstanceRequirements) ([]gpu.InstanceType, *planError) {
 	at := func(steps ...any) []any { return append([]any{"gpu", "instance_requirements"}, steps...) }
 	families, generations, counts := map[string]bool{}, map[int]bool{}, map[int]bool{}
