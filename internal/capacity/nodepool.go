@@ -3,10 +3,13 @@ package capacity
 import (
 	"strconv"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	coreapis "sigs.k8s.io/karpenter/pkg/apis"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -144,45 +147,48 @@ func PoolFromNodePool(np *unstructured.Unstructured) (Pool, bool) {
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	reqs, _, _ := unstructured.NestedSlice(np.Object, "spec", "template", "spec", "requirements")
-	for _, raw := range reqs {
-		req, _ := raw.(map[string]any)
-		values, _, _ := unstructured.NestedStringSlice(req, "values")
-		if key, _ := req["key"].(string); req["operator"] == "In" && len(values) == 1 {
-			labels[key] = values[0]
+	reqs := requirements(np)
+	for _, r := range reqs {
+		if r.Operator == corev1.NodeSelectorOpIn && len(r.Values) == 1 {
+			labels[r.Key] = r.Values[0]
 		}
 	}
 	labels[LabelNodePool] = np.GetName()
 	p := Pool{Name: np.GetName(), CapacityType: labels[LabelCapacityType], NodeLabels: labels,
 		Node:    d.NodeSpec(m, labels[gpu.LabelMIGConfig]),
 		MaxGPUs: limit(np, gpu.ResourceGPU), MaxNodes: limit(np, "nodes")}
-	p.Node.InstanceType = oneGPUCount(reqs)
+	p.Node.InstanceType = oneGPUCount(ReadSelection(reqs).Allowed(m))
 	if n, ok, _ := unstructured.NestedInt64(np.Object, "spec", "replicas"); ok {
 		p.MaxNodes, p.Static = n, true
 	}
 	return p, true
 }
 
-// oneGPUCount returns the first of the instance types the requirements allow when they all carry
-// one GPU count, so that a node's resources are known; else "".
-func oneGPUCount(reqs []any) string {
-	for _, raw := range reqs {
-		req, _ := raw.(map[string]any)
-		values, _, _ := unstructured.NestedStringSlice(req, "values")
-		if req["key"] != LabelInstanceType || req["operator"] != "In" || len(values) == 0 {
-			continue
-		}
-		gpus := -1
-		for _, v := range values {
-			_, it, err := gpu.ModelForInstanceType(v)
-			if err != nil || (gpus >= 0 && it.GPUs != gpus) {
-				return ""
-			}
-			gpus = it.GPUs
-		}
-		return values[0]
+// oneGPUCount returns the first of the instance types when they all carry one GPU count, so that
+// a node's resources are known; else "".
+func oneGPUCount(its []gpu.InstanceType) string {
+	if len(its) == 0 {
+		return ""
 	}
-	return ""
+	for _, it := range its[1:] {
+		if it.GPUs != its[0].GPUs {
+			return ""
+		}
+	}
+	return its[0].Name
+}
+
+// requirements are the NodePool's template requirements, typed; only they are decoded, so that
+// another field Karpenter adds cannot hide them.
+func requirements(np *unstructured.Unstructured) []karpv1.NodeSelectorRequirementWithMinValues {
+	raw, _, _ := unstructured.NestedSlice(np.Object, "spec", "template", "spec", "requirements")
+	var spec struct {
+		Requirements []karpv1.NodeSelectorRequirementWithMinValues `json:"requirements"`
+	}
+	if runtime.DefaultUnstructuredConverter.FromUnstructured(map[string]any{"requirements": raw}, &spec) != nil {
+		return nil
+	}
+	return spec.Requirements
 }
 
 func limit(np *unstructured.Unstructured, name string) int64 {

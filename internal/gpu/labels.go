@@ -27,6 +27,11 @@ const (
 	// from EC2 data, and so are known before a node exists.
 	LabelKarpenterGPUName   = "karpenter.k8s.aws/instance-gpu-name"
 	LabelKarpenterGPUMemory = "karpenter.k8s.aws/instance-gpu-memory"
+	// LabelKarpenterGPUCount, LabelKarpenterInstanceFamily and LabelKarpenterInstanceGeneration
+	// are set by Karpenter too, from the instance type (see InstanceRequirements).
+	LabelKarpenterGPUCount           = "karpenter.k8s.aws/instance-gpu-count"
+	LabelKarpenterInstanceFamily     = "karpenter.k8s.aws/instance-family"
+	LabelKarpenterInstanceGeneration = "karpenter.k8s.aws/instance-generation"
 )
 
 // productLabel is what GPU Feature Discovery writes to nvidia.com/gpu.product:

@@ -44,6 +44,22 @@ resource "mlplatform_gpu_node_pool" "h100" {
   termination_grace_period = "24h"
 }
 
+# L40S nodes with 4 GPUs, chosen by requirements instead of by name: every such size of generation 6
+# or later (g6e.12xlarge and g6e.24xlarge today) and any AWS adds later. The NodePool requires
+# Karpenter's labels: instance-gpu-name l40s and instance-gpu-memory 45776 (the model),
+# instance-generation Gt 5 and instance-gpu-count 4. count_per_node (4) and supplies are computed at
+# plan from the catalog's instance types that match.
+resource "mlplatform_gpu_node_pool" "l40s" {
+  name       = "l40s"
+  node_class = mlplatform_node_class.gpu.name
+  gpu = {
+    model                 = "l40s"
+    instance_requirements = { min_generation = 6, gpu_counts = [4] }
+  }
+  time_slicing = { replicas = 4 }
+  spot         = { max_gpus = 16, discount = 0.6 }
+}
+
 # A Kueue flavor for the spot nodes, fed from what the pool supplies (known at plan time).
 resource "mlplatform_resource_flavor" "a100_spot" {
   name        = "a100-1g10gb-spot"

@@ -56,10 +56,11 @@ type gpuNodePoolModel struct {
 }
 
 type gpuModel struct {
-	Model         types.String `tfsdk:"model"`
-	InstanceTypes types.List   `tfsdk:"instance_types"`
-	CountPerNode  types.Int64  `tfsdk:"count_per_node"`
-	MinTypes      types.Int64  `tfsdk:"min_instance_types"`
+	Model         types.String               `tfsdk:"model"`
+	InstanceTypes types.List                 `tfsdk:"instance_types"`
+	Requirements  *instanceRequirementsModel `tfsdk:"instance_requirements"`
+	CountPerNode  types.Int64                `tfsdk:"count_per_node"`
+	MinTypes      types.Int64                `tfsdk:"min_instance_types"`
 }
 
 type capacityModel struct {
@@ -221,15 +222,18 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"model": schema.StringAttribute{Required: true,
 				MarkdownDescription: "GPU model, by any name `data.mlplatform_gpu` accepts (e.g. `a100-80gb`, `H100`)."},
 			"instance_types": schema.ListAttribute{ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "EC2 instance types, each checked to carry `model`. Omitted: every instance type of the model.",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}},
+				MarkdownDescription: "EC2 instance types, each checked to carry `model`. Omitted, and without " +
+					"`instance_requirements`: every instance type of the model in the provider's catalog, by name.",
+				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues()}},
+			"instance_requirements": instanceRequirementsAttribute(),
 			"count_per_node": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "GPUs per node, derived from the instance types and known at plan; null when they carry " +
-					"different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8)."},
+					"different counts (e.g. p5.4xlarge with 1 H100 and p5.48xlarge with 8), which the plan warns about " +
+					"when `instance_requirements` chose them."},
 			"min_instance_types": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Karpenter's `minValues` on the instance types: launch only when at least this many of " +
 					"them are available to choose from, so a spot pool keeps room to move when one type runs out. At most " +
-					"the number of instance types, and 50.",
+					"the number of instance types (with `instance_requirements`, of the catalog's that match), and 50.",
 				Validators: []validator.Int64{int64validator.Between(1, 50)}},
 		}}
 	attrs["spot"] = capacityAttribute(capacity.CapacitySpot, defaultSpotWeight)
@@ -327,7 +331,8 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"cpu_milli_per_gpu": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "CPU (millicores) one GPU's share of a node offers pods: the instance type's allocatable " +
 					"CPU as Karpenter computes it with its default reservations, divided by its GPUs, the least among the " +
-					"pool's instance types (p4de.24xlarge: 95690m / 8 = 11961). A queue's CPU quota per GPU."},
+					"pool's instance types (with `gpu.instance_requirements`, the catalog's that match), e.g. p4de.24xlarge: " +
+					"95690m / 8 = 11961. A queue's CPU quota per GPU."},
 			"memory_mib_per_gpu": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Memory (MiB) one GPU's share of a node offers pods, computed like `cpu_milli_per_gpu` " +
 					"(p4de.24xlarge: 1082712Mi / 8 = 135339). A queue's memory quota per GPU."},

@@ -88,24 +88,32 @@ func sameCounts(what string, got map[string]int64, want any) error {
 }
 
 func TestAccGPUNodePool_suppliesReadBack(t *testing.T) {
-	for name, body := range map[string]string{
-		"mig-profiles": `
+	const a100 = `{ model = "a100-80gb" }`
+	for name, tc := range map[string]struct{ gpu, body string }{
+		"mig-profiles": {a100, `
   mig       = { profiles = { "1g.10gb" = 3, "3g.40gb" = 1 } }
   on_demand = { max_gpus = 16 }
-  spot      = { max_gpus = 32 }`,
-		"mig-config-single": `
+  spot      = { max_gpus = 32 }`},
+		"mig-config-single": {a100, `
   mig      = { config = "all-1g.10gb", strategy = "single" }
-  reserved = { max_gpus = 8 }`,
-		"time-slicing": `
+  reserved = { max_gpus = 8 }`},
+		"time-slicing": {a100, `
   time_slicing = { replicas = 4 }
   spot         = { max_gpus = 8 }
-  on_demand    = { max_gpus = 4 }`,
-		"mig-parts": poolHalfBalanced,
-		"whole": `
-  reserved = { max_gpus = 16 }`,
-		"unbounded": `
+  on_demand    = { max_gpus = 4 }`},
+		"mig-parts": {a100, poolHalfBalanced},
+		"whole": {a100, `
+  reserved = { max_gpus = 16 }`},
+		"unbounded": {a100, `
   mig  = { config = "all-1g.10gb" }
-  spot = { max_cpu = "1000" }`,
+  spot = { max_cpu = "1000" }`},
+		// Selected by requirements: a static pool's nodes are known from the one matching type.
+		"requirements-static": {`{ model = "h100", instance_requirements = { gpu_counts = [8] } }`, `
+  mig      = { config = "all-1g.10gb" }
+  reserved = { nodes = 2 }`},
+		"requirements-limits": {`{ model = "a100-80gb", instance_requirements = {} }`, `
+  mig       = { profiles = { "1g.10gb" = 3, "3g.40gb" = 1 } }
+  on_demand = { max_gpus = 16 }`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			pool := acctest.Name("acc-rb-" + name)
@@ -113,7 +121,7 @@ func TestAccGPUNodePool_suppliesReadBack(t *testing.T) {
 				PreCheck:                 func() { acctest.PreCheck(t) },
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:            poolConfig(providerBlock(""), pool, body),
+					Config:            poolConfigGPU(providerBlock(""), pool, tc.gpu, tc.body),
 					ConfigStateChecks: []statecheck.StateCheck{suppliesReadBack{t, pool}},
 				}},
 			})

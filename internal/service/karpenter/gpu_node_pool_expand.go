@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -54,6 +55,13 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 			}
 			in.InstanceTypes = append(in.InstanceTypes, s.ValueString())
 		}
+	}
+	if r := m.GPU.Requirements; r != nil {
+		req, ok := r.input()
+		if !ok {
+			return in, false
+		}
+		in.Requirements = &req
 	}
 	if mig := m.MIG; mig != nil {
 		if mig.Strategy.IsUnknown() || mig.Config.IsUnknown() {
@@ -145,8 +153,11 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 				resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
 			}
 		}
-		if v, ok := m.gpusPerNode(ctx); ok {
+		if v, note, ok := m.gpusPerNode(ctx); ok {
 			perNode = v
+			if note != "" {
+				resp.Diagnostics.AddAttributeWarning(path.Root("gpu").AtName("count_per_node"), "GPUs per node unknown", note)
+			}
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
@@ -172,24 +183,21 @@ func (m *gpuNodePoolModel) migConfigName(ctx context.Context) types.String {
 	return types.StringValue(p.Exposure.NodeLabels[gpu.LabelMIGConfig])
 }
 
-// gpusPerNode is the GPU count its instance types share, null when they differ; ok is false
-// while it cannot be known.
-func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (types.Int64, bool) {
+// gpusPerNode is the GPU count its instance types share, null when they differ (note says why when
+// requirements chose them); ok is false while it cannot be known.
+func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (_ types.Int64, note string, ok bool) {
 	in, ok := m.input(ctx)
 	if !ok {
-		return types.Int64Null(), false
+		return types.Int64Null(), "", false
 	}
 	p, perr := planPool(in)
 	if perr != nil || len(p.InstanceTypes) == 0 {
-		return types.Int64Null(), false
+		return types.Int64Null(), "", false
 	}
-	n := p.InstanceTypes[0].GPUs
-	for _, it := range p.InstanceTypes[1:] {
-		if it.GPUs != n {
-			return types.Int64Null(), true
-		}
+	if it, other := p.oneGPUCount(); other == nil {
+		return types.Int64Value(int64(it.GPUs)), "", true
 	}
-	return types.Int64Value(int64(n)), true
+	return types.Int64Null(), p.countNote(), true
 }
 
 var supplyAttrTypes = map[string]attr.Type{
@@ -326,10 +334,6 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 				}
 			}
 		}
-		instanceTypes := karpv1.NodeSelectorRequirementWithMinValues{Key: capacity.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: p.instanceTypeNames()}
-		if in.MinInstanceTypes > 0 {
-			instanceTypes.MinValues = &in.MinInstanceTypes
-		}
 		np := &karpv1.NodePool{
 			ObjectMeta: metav1.ObjectMeta{Name: name, Labels: meta.Labels, Annotations: annotations},
 			Spec: karpv1.NodePoolSpec{
@@ -337,10 +341,8 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 					ObjectMeta: karpv1.ObjectMeta{Labels: nodeLabels},
 					Spec: karpv1.NodeClaimTemplateSpec{
 						Taints: taints,
-						Requirements: []karpv1.NodeSelectorRequirementWithMinValues{
-							instanceTypes,
-							{Key: capacity.LabelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}},
-						},
+						Requirements: append(in.selection(p).NodePoolRequirements(p.Model), karpv1.NodeSelectorRequirementWithMinValues{
+							Key: capacity.LabelCapacityType, Operator: corev1.NodeSelectorOpIn, Values: []string{c.Type}}),
 						NodeClassRef: &karpv1.NodeClassReference{Group: awsV1.Group, Kind: ec2NodeClassKind.Kind, Name: nodeClassName},
 					},
 				},
@@ -373,7 +375,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 			Spec: karpv1alpha1.NodeOverlaySpec{
 				Requirements: []karpv1alpha1.NodeSelectorRequirement{
 					{Key: capacity.LabelNodePool, Operator: corev1.NodeSelectorOpIn, Values: pools},
-					{Key: capacity.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: o.InstanceTypes},
+					p.overlaySelects(o),
 				},
 				Capacity: overlayCapacity,
 			},
@@ -386,6 +388,18 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 		objs = append(objs, framework.Object{Ref: framework.ObjectRef{Kind: nodeOverlayKind, Name: o.Name}, Body: body})
 	}
 	return objs, diags
+}
+
+// overlaySelects is the requirement by which overlay o selects its nodes among the pool's (its
+// other requirement is the pool's NodePools). The capacity it adds depends only on the nodes' GPU
+// count, the model being the pool's: by requirements, it selects that count, so that a size AWS
+// adds later gets the capacity too; by name, the listed instance types of that count.
+func (p *poolPlan) overlaySelects(o overlay) karpv1alpha1.NodeSelectorRequirement {
+	if p.Requirements != nil {
+		return karpv1alpha1.NodeSelectorRequirement{Key: gpu.LabelKarpenterGPUCount, Operator: corev1.NodeSelectorOpIn,
+			Values: []string{strconv.Itoa(o.GPUs)}}
+	}
+	return karpv1alpha1.NodeSelectorRequirement{Key: capacity.LabelInstanceType, Operator: corev1.NodeSelectorOpIn, Values: o.InstanceTypes}
 }
 
 // setDurations writes the durations as configured: a typed NillableDuration serialises its zero

@@ -74,7 +74,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	if diags.Append(flattenCopyInSync(ctx, p.Client, copied, m)...); diags.HasError() {
 		return diags
 	}
-	m.GPU = flattenGPU(declared, spec.Requirements, m.GPU)
+	m.GPU = flattenGPU(ctx, declared, spec.Requirements, m.GPU)
 	labels := maps2(first.Spec.Template.Labels)
 	m.MIG = flattenMIG(declared, labels[gpu.LabelMIGConfig], m.MIG)
 	if m.MIG != nil && m.missesOverlay(ctx, live) {
@@ -108,7 +108,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	for _, t := range spec.Taints {
 		m.Taints = append(m.Taints, framework.TaintModel{Key: types.StringValue(t.Key), Value: framework.OptionalString(t.Value), Effect: types.StringValue(string(t.Effect))})
 	}
-	if n, ok := m.gpusPerNode(ctx); ok && m.GPU != nil {
+	if n, _, ok := m.gpusPerNode(ctx); ok && m.GPU != nil {
 		m.GPU.CountPerNode = n
 	}
 	// While pricing_region is unknown (a plan's refresh), the prices are kept as they were: state
@@ -214,24 +214,25 @@ func flattenSpot(np *karpv1.NodePool, prior *spotModel) *spotModel {
 	return &spotModel{capacityModel: *c, Discount: discount}
 }
 
-func flattenGPU(d capacity.Declared, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {
+func flattenGPU(ctx context.Context, d capacity.Declared, reqs []karpv1.NodeSelectorRequirementWithMinValues, prior *gpuModel) *gpuModel {
 	if prior == nil {
 		prior = &gpuModel{Model: types.StringNull(), InstanceTypes: types.ListNull(types.StringType)}
 	}
-	var its []string
+	sel := capacity.ReadSelection(reqs)
 	out := &gpuModel{Model: prior.Model, InstanceTypes: prior.InstanceTypes, MinTypes: types.Int64Null()}
-	for _, r := range reqs {
-		if r.Key == capacity.LabelInstanceType {
-			its = slices.Clone(r.Values)
-			if r.MinValues != nil {
-				out.MinTypes = types.Int64Value(int64(*r.MinValues))
-			}
-		}
+	if sel.MinValues > 0 {
+		out.MinTypes = types.Int64Value(int64(sel.MinValues))
 	}
 	if prior.Model.IsNull() || prior.Model.ValueString() == "" {
 		out.Model = types.StringValue(d.Model)
 	}
-	if out.InstanceTypes.IsNull() || out.InstanceTypes.ElementType(context.Background()) == nil {
+	if sel.Requirements != nil {
+		out.InstanceTypes = types.ListNull(types.StringType)
+		out.Requirements = flattenRequirements(ctx, *sel.Requirements, prior.Requirements)
+		return out
+	}
+	its := sel.InstanceTypes
+	if out.InstanceTypes.IsNull() || out.InstanceTypes.ElementType(ctx) == nil {
 		out.InstanceTypes = types.ListNull(types.StringType)
 		if m, err := gpu.Lookup(out.Model.ValueString()); err == nil && slices.Equal(sortedNames(m.InstanceTypes), its) {
 			return out // the default: every instance type of the model
@@ -245,7 +246,7 @@ func flattenGPU(d capacity.Declared, reqs []karpv1.NodeSelectorRequirementWithMi
 			return out // same set, in the configured order
 		}
 	}
-	out.InstanceTypes, _ = types.ListValueFrom(context.Background(), types.StringType, its)
+	out.InstanceTypes, _ = types.ListValueFrom(ctx, types.StringType, its)
 	return out
 }
 

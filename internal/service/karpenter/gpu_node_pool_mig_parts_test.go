@@ -136,6 +136,10 @@ func TestGPUNodePool_migPartsRefusedAtPlan(t *testing.T) {
 			`Invalid Attribute Combination`},
 		"part with profiles and config": {parts(`[{ devices = [0, 1, 2, 3, 4, 5, 6, 7], config = "all-1g.10gb", profiles = { "1g.10gb" = 7 } }]`),
 			`Invalid Attribute Combination`},
+		"requirements without one GPU count": {func(p string) string {
+			return strings.Replace(poolConfig(p, "pool", "on_demand = { max_gpus = 8 }\n  mig = { parts = [{ devices = [0, 1, 2, 3, 4, 5, 6, 7], config = \"all-1g.10gb\" }] }"),
+				`gpu        = { model = "a100-80gb" }`, `gpu        = { model = "a100-80gb", instance_requirements = { families = ["p4de"] } }`, 1)
+		}, `with\s+gpu.instance_requirements\s+set\s+gpu_counts\s+=\s+\[8\]`},
 		"two GPU counts": {func(p string) string {
 			return strings.Replace(poolConfigModel(p, "h100"), `on_demand  = { max_gpus = 8 }`,
 				`on_demand  = { max_gpus = 8 }`+"\n"+`mig = { parts = [{ devices = [0], config = "all-1g.10gb" }] }`, 1)

@@ -19,6 +19,8 @@ type poolInput struct {
 	Name          string
 	Model         string   // any alias gpu.Lookup knows
 	InstanceTypes []string // empty: all of the model's
+	// Requirements select the instance types instead of InstanceTypes; nil when by name.
+	Requirements *gpu.InstanceRequirements
 	// MinInstanceTypes is Karpenter's minValues on the instance types; 0 when unset.
 	MinInstanceTypes int
 	Strategy         string // "" when MIG is off
@@ -50,7 +52,8 @@ func capacityAttr(t string) string { return strings.ReplaceAll(t, "-", "_") }
 // poolPlan is what a valid poolInput yields.
 type poolPlan struct {
 	Model         *gpu.Model
-	InstanceTypes []gpu.InstanceType
+	InstanceTypes []gpu.InstanceType // by name, or the catalog's that Requirements allow
+	Requirements  *gpu.InstanceRequirements
 	Exposure      *gpu.Exposure // of the first instance type; resources per GPU are the same for all
 	Spec          gpu.NodeSpec  // of one node, without its instance type
 	EFA           bool
@@ -69,12 +72,19 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 	if err != nil {
 		return nil, &planError{[]any{"gpu", "model"}, err.Error()}
 	}
-	p := &poolPlan{Model: m}
-	if len(in.InstanceTypes) == 0 {
-		p.InstanceTypes = m.InstanceTypes
-		if len(p.InstanceTypes) == 0 {
-			return nil, &planError{[]any{"gpu", "model"}, fmt.Sprintf("%s is not offered on AWS EC2", m.Name)}
+	p := &poolPlan{Model: m, Requirements: in.Requirements}
+	if len(m.InstanceTypes) == 0 {
+		return nil, &planError{[]any{"gpu", "model"}, fmt.Sprintf("%s is not offered on AWS EC2", m.Name)}
+	}
+	switch {
+	case in.Requirements != nil:
+		its, perr := allowedByRequirements(m, *in.Requirements)
+		if perr != nil {
+			return nil, perr
 		}
+		p.InstanceTypes = its
+	case len(in.InstanceTypes) == 0:
+		p.InstanceTypes = m.InstanceTypes
 	}
 	for i, name := range in.InstanceTypes {
 		got, it, err := gpu.ModelForInstanceType(name)
@@ -90,8 +100,7 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 	p.EFA = in.EFA
 	for _, it := range p.InstanceTypes {
 		if in.EFA && it.EFA == 0 {
-			return nil, &planError{[]any{"efa"}, fmt.Sprintf("%s does not support EFA; list only instance types with EFA in "+
-				"gpu.instance_types", it.Name)}
+			return nil, &planError{[]any{"efa"}, fmt.Sprintf("%s does not support EFA; %s", it.Name, p.efaHint())}
 		}
 	}
 	if in.MinInstanceTypes > len(p.InstanceTypes) {
@@ -119,6 +128,10 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 			return nil, &planError{migPath, fmt.Sprintf("the parts split each node's GPUs by index, so the instance types "+
 				"must carry one GPU count, but %s has %d GPUs and %s %d; list instance types of one GPU count in gpu.instance_types",
 				it.Name, it.GPUs, other.Name, other.GPUs)}
+		}
+		if r := in.Requirements; r != nil && len(r.GPUCounts) != 1 {
+			return nil, &planError{migPath, fmt.Sprintf("the parts cover %d GPUs per node, so with gpu.instance_requirements "+
+				"set gpu_counts = [%d]: a size AWS adds later with another GPU count would have GPUs no part covers", it.GPUs, it.GPUs)}
 		}
 		compact, perr := planMIGParts(m, it.GPUs, in.MIGParts)
 		if perr != nil {
@@ -150,13 +163,13 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 		case c.Nodes != nil:
 			return nil, &planError{[]any{capacityAttr(c.Type), "nodes"}, fmt.Sprintf(
 				"a static pool needs instance types of one GPU count, so that what its nodes supply is known, but %s has "+
-					"%d GPUs and %s %d; list instance types of one GPU count in gpu.instance_types",
-				it.Name, it.GPUs, other.Name, other.GPUs)}
+					"%d GPUs and %s %d; %s",
+				it.Name, it.GPUs, other.Name, other.GPUs, p.oneCountHint())}
 		case c.PricePerHour != nil:
 			return nil, &planError{[]any{capacityAttr(c.Type), "price_per_hour"}, fmt.Sprintf(
 				"a price per instance needs instance types with one GPU count, but %s has %d GPUs and %s %d; "+
-					"list instance types of one GPU count in gpu.instance_types, or use a pool per count",
-				it.Name, it.GPUs, other.Name, other.GPUs)}
+					"%s, or use a pool per count",
+				it.Name, it.GPUs, other.Name, other.GPUs, p.oneCountHint())}
 		}
 	}
 	return p, nil
@@ -338,6 +351,7 @@ func (p *poolPlan) perGPU() (cpuMilli, memoryMiB int64) {
 // overlay is one NodeOverlay of a mixed MIG pool: the MIG capacity of its nodes of one GPU count.
 type overlay struct {
 	Name          string
+	GPUs          int
 	InstanceTypes []string
 	Capacity      map[string]string // resource quantities per node
 }
@@ -356,7 +370,7 @@ func (p *poolPlan) overlays(pool string) []overlay {
 	counts := slices.Sorted(maps.Keys(byCount))
 	var out []overlay
 	for _, n := range counts {
-		o := overlay{Name: pool, InstanceTypes: slices.Sorted(slices.Values(byCount[n])), Capacity: map[string]string{}}
+		o := overlay{Name: pool, GPUs: n, InstanceTypes: slices.Sorted(slices.Values(byCount[n])), Capacity: map[string]string{}}
 		if len(counts) > 1 {
 			o.Name = overlayName(pool, n)
 		}
@@ -381,6 +395,15 @@ func (p *poolPlan) perNode(n int) map[string]int64 {
 		out[r] = perGPU * int64(n)
 	}
 	return out
+}
+
+// selection is how the pool's NodePools select its instance types.
+func (in poolInput) selection(p *poolPlan) capacity.Selection {
+	s := capacity.Selection{Requirements: in.Requirements, MinValues: in.MinInstanceTypes}
+	if s.Requirements == nil {
+		s.InstanceTypes = p.instanceTypeNames()
+	}
+	return s
 }
 
 // overlayName is the NodeOverlay for the nodes with n GPUs of a pool whose instance types differ in GPU count.

@@ -24,14 +24,19 @@ import (
 const poolAddr = "mlplatform_gpu_node_pool.test"
 
 func poolConfig(provider, name, body string) string {
+	return poolConfigGPU(provider, name, `{ model = "a100-80gb" }`, body)
+}
+
+// poolConfigGPU is poolConfig with the gpu attribute given.
+func poolConfigGPU(provider, name, gpu, body string) string {
 	return provider + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
   name       = %[1]q
   node_class = "gpu"
-  gpu        = { model = "a100-80gb" }
+  gpu        = %[3]s
   %[2]s
 }
-`, name, body)
+`, name, body, gpu)
 }
 
 // poolWithClassConfig declares the node class `<name>-class` (classExtra in its body) and a pool
