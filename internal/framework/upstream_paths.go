@@ -38,10 +38,10 @@ type pathStep struct {
 func parseFieldPath(s string) []pathStep {
 	var steps []pathStep
 	for s != "" {
-		switch {
-		case s[0] == '.':
+		switch s[0] {
+		case '.':
 			s = s[1:]
-		case s[0] == '[':
+		case '[':
 			end := strings.IndexByte(s, ']')
 			if end < 0 {
 				end = len(s)
@@ -68,7 +68,8 @@ func snakeCase(s string) string {
 	for i, c := range r {
 		if unicode.IsUpper(c) && i > 0 {
 			prevLower := unicode.IsLower(r[i-1]) || unicode.IsDigit(r[i-1])
-			nextLower := i+1 < len(r) && unicode.IsLower(r[i+1]) && !(i+2 == len(r) && r[i+1] == 's')
+			// a plural's final s is not a word: podIPs is pod_ips
+			nextLower := i+1 < len(r) && unicode.IsLower(r[i+1]) && (i+2 != len(r) || r[i+1] != 's')
 			if prevLower || (unicode.IsUpper(r[i-1]) && nextLower) {
 				b.WriteByte('_')
 			}
