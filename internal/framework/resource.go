@@ -102,8 +102,8 @@ func (r *Resource[M, PM]) ConfigValidators(ctx context.Context) []resource.Confi
 }
 
 // ModifyPlan sets labels_all to what will be written, so that default_labels changes and
-// out-of-band changes to any written label show in the plan, then runs the Spec's PlanModifier.
-// It needs no cluster.
+// out-of-band changes to any written label show in the plan, runs the Spec's PlanModifier, then
+// checks the objects against their CRDs when they are known. It needs no cluster.
 func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.Provider == nil {
 		return
@@ -123,6 +123,9 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
+	}
+	if !resp.Diagnostics.HasError() {
+		r.validatePlanned(ctx, resp)
 	}
 }
 
@@ -200,6 +203,10 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 	objs, d := r.Spec.Expand(ctx, r.Provider, m, om)
 	diags.Append(d...)
 	if diags.HasError() {
+		return false
+	}
+	// What the apiserver would refuse is refused before any API call, with nothing written.
+	if r.validateObjects(ctx, objs, diags); diags.HasError() {
 		return false
 	}
 	_, shared := r.hooks().(KeyOwner)

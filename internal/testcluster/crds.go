@@ -108,3 +108,35 @@ func karpenterCRDs() []*apiextensionsv1.CustomResourceDefinition {
 	}
 	return out
 }
+
+// UpstreamCRDFiles reads, from where the local control plane installs CRDs from, the files named
+// by names (e.g. "kueue.x-k8s.io_clusterqueues.yaml"), keyed by name. It fails when one is found
+// nowhere, so that a kind dropped upstream is noticed.
+func UpstreamCRDFiles(names []string) (map[string][]byte, error) {
+	paths, err := crdDirectories()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, name := range names {
+		for _, p := range paths {
+			file := filepath.Join(p, name)
+			if filepath.Base(p) == name { // a file, not a directory (the PrometheusRule CRD)
+				file = p
+			}
+			b, err := os.ReadFile(file)
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[name] = b
+			break
+		}
+		if _, ok := out[name]; !ok {
+			return nil, fmt.Errorf("%s is in none of %s", name, strings.Join(paths, ", "))
+		}
+	}
+	return out, nil
+}

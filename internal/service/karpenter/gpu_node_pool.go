@@ -21,6 +21,7 @@ import (
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // Default weights: spot is tried first; on-demand takes what spot cannot get.
@@ -110,7 +111,30 @@ var (
 	_ framework.PlanModifier                  = gpuNodePool{}
 	_ framework.ConfigChecker                 = gpuNodePool{}
 	_ framework.ConfigValidatorsProvider      = gpuNodePool{}
+
+	_ framework.ClusterReadingExpander[gpuNodePoolModel] = gpuNodePool{}
+	_ framework.UpstreamPathRenamer                      = gpuNodePool{}
 )
+
+// UpstreamPaths names the attributes that a pool's NodePools take into their node template (what
+// else a pool derives, from several attributes, is named by the NodePool's own path).
+func (gpuNodePool) UpstreamPaths(k kube.Kind) map[string]string {
+	if k != capacity.NodePoolKind {
+		return nil
+	}
+	return map[string]string{
+		"spec.template.metadata.labels":             "node_labels",
+		"spec.template.spec.taints":                 "taints",
+		"spec.template.spec.expireAfter":            "expire_after",
+		"spec.template.spec.terminationGracePeriod": "termination_grace_period",
+	}
+}
+
+// ExpandReadsCluster is true for a pool with billing: Expand copies its node class from the
+// cluster, so its objects are checked against their CRDs at apply, not at plan.
+func (gpuNodePool) ExpandReadsCluster(m *gpuNodePoolModel) bool {
+	return m.Billing.IsUnknown() || len(m.Billing.Elements()) > 0
+}
 
 // NewGPUNodePoolResource is mlplatform_gpu_node_pool.
 func NewGPUNodePoolResource() resource.Resource {

@@ -59,6 +59,7 @@ var (
 	_ framework.PreApplyChecker[clusterQueueModel] = clusterQueue{}
 	_ framework.DeleteExplainer[clusterQueueModel] = clusterQueue{}
 	_ framework.ConfigChecker                      = clusterQueue{}
+	_ framework.UpstreamPathRenamer                = clusterQueue{}
 )
 
 // NewClusterQueueResource is mlplatform_cluster_queue.
@@ -68,3 +69,17 @@ func NewClusterQueueResource() resource.Resource {
 
 func (clusterQueue) Kind() kube.Kind    { return clusterQueueKind }
 func (clusterQueue) TypeSuffix() string { return "cluster_queue" }
+
+// UpstreamPaths names the attributes whose names are not the ClusterQueue's field names: blocks
+// are singular, and a few fields are flattened.
+func (clusterQueue) UpstreamPaths(kube.Kind) map[string]string {
+	return map[string]string{
+		"spec.resourceGroups":                          "resource_group",
+		"spec.resourceGroups[*].flavors":               "resource_group[*].flavor",
+		"spec.resourceGroups[*].flavors[*].resources":  "resource_group[*].flavor[*].resource",
+		"spec.cohortName":                              "cohort",
+		"spec.fairSharing.weight":                      "fair_sharing_weight",
+		"spec.admissionScope.admissionMode":            "admission_mode",
+		"spec.admissionChecksStrategy.admissionChecks": "admission_checks_strategy",
+	}
+}

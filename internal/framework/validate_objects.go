@@ -1,0 +1,120 @@
+package framework
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
+)
+
+// ClusterReadingExpander is implemented by a MultiSpec whose Expand reads the cluster for some
+// models (a GPU node pool with billing copies its node class). A plan makes no API call, so the
+// objects of such a model are checked against their CRDs at apply only.
+type ClusterReadingExpander[M any] interface {
+	ExpandReadsCluster(m *M) bool
+}
+
+// validateObjects checks each object of a custom resource kind as the apiserver would (package
+// validate), and adds upstream's errors on the attributes they came from.
+func (r *Resource[M, PM]) validateObjects(ctx context.Context, objs []Object, diags *diag.Diagnostics) {
+	var s *schema.Schema
+	for _, o := range objs {
+		gvk := o.Ref.Kind.GVR.GroupVersion().WithKind(o.Ref.Kind.Kind)
+		if !validate.Known(gvk.GroupKind()) {
+			continue
+		}
+		errs, err := validate.Object(ctx, o.Body)
+		if err != nil {
+			diags.AddError("Cannot check "+o.Ref.String()+" against its CRD", err.Error())
+			continue
+		}
+		if len(errs) == 0 {
+			continue
+		}
+		if s == nil {
+			sch := r.Spec.Schema(ctx)
+			s = &sch
+		}
+		addUpstreamErrors(ctx, *s, r.renames(o.Ref.Kind), o.Ref, errs, diags)
+	}
+}
+
+func (r *Resource[M, PM]) renames(k kube.Kind) map[string]string {
+	if u, ok := r.hooks().(UpstreamPathRenamer); ok {
+		return u.UpstreamPaths(k)
+	}
+	return nil
+}
+
+// addUpstreamErrors puts each error on the attribute its field comes from, else on the resource;
+// the detail is upstream's error as the apiserver prints it, path included.
+func addUpstreamErrors(ctx context.Context, s schema.Schema, renames map[string]string, ref ObjectRef, errs field.ErrorList, diags *diag.Diagnostics) {
+	summary := ref.String() + " would be refused by its CRD"
+	for _, e := range errs {
+		if p, ok := UpstreamAttribute(ctx, s, e.Field, renames); ok {
+			diags.AddAttributeError(p, summary, e.Error())
+		} else {
+			diags.AddError(summary, e.Error())
+		}
+	}
+}
+
+// validatePlanned runs the apply's check of the objects at plan, when what Expand reads is known:
+// the planned model, but for what only the apply computes (id, uid, status), default_labels and
+// the Spec's own labels; and only when Expand needs no API call for the model.
+func (r *Resource[M, PM]) validatePlanned(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	s := r.Spec.Schema(ctx)
+	if r.Provider.DefaultLabelsUnknown || !knownButComputed(ctx, s, resp.Plan.Raw) {
+		return
+	}
+	var m M
+	if d := resp.Plan.Get(ctx, &m); d.HasError() {
+		return
+	}
+	if c, ok := r.hooks().(ClusterReadingExpander[M]); ok && c.ExpandReadsCluster(&m) {
+		return
+	}
+	var diags diag.Diagnostics
+	om := ObjectMetaFor(ctx, r.Provider, PM(&m).Meta(), namespaceOf(PM(&m)), &diags)
+	if l, ok := r.hooks().(OwnLabeler[M]); ok {
+		own, known := l.OwnLabels(&m)
+		if !known {
+			return
+		}
+		for k, v := range own {
+			om.Labels[k] = v
+		}
+	}
+	objs, d := r.Spec.Expand(ctx, r.Provider, &m, om)
+	if diags.Append(d...); diags.HasError() {
+		return // the apply reports it
+	}
+	r.validateObjects(ctx, objs, &resp.Diagnostics)
+}
+
+// knownButComputed reports whether every unknown value of v is of an attribute that only the
+// provider computes (Computed, not Optional), which Expand does not read.
+func knownButComputed(ctx context.Context, s schema.Schema, v tftypes.Value) bool {
+	known := true
+	_ = tftypes.Walk(v, func(p *tftypes.AttributePath, v tftypes.Value) (bool, error) {
+		if v.IsKnown() {
+			return true, nil
+		}
+		// An unknown element or field is judged by the attribute that holds it.
+		for ; len(p.Steps()) > 0; p = p.WithoutLastStep() {
+			if a, err := s.AttributeAtTerraformPath(ctx, p); err == nil {
+				known = known && a.IsComputed() && !a.IsOptional()
+				return false, nil
+			}
+		}
+		known = false
+		return false, nil
+	})
+	return known
+}

@@ -1,0 +1,54 @@
+package validate
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// BenchmarkValidateCompile is what a provider process pays once per kind: parsing the CRD and
+// building its structural schema, schema validator and CEL programs (a ClusterQueue, and the
+// largest CRD written, Argo's WorkflowTemplate).
+func BenchmarkValidateCompile(b *testing.B) {
+	for _, k := range copiedKinds {
+		if k.Kind != "ClusterQueue" && k.Kind != "WorkflowTemplate" {
+			continue
+		}
+		src := sources()[k.GroupKind]
+		version := "v1beta2"
+		if k.Group == argoGroup {
+			version = "v1alpha1"
+		}
+		b.Run(k.Kind, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := compile(src, version); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkValidate100Objects validates a W100 plan's objects: 50 ClusterQueues and 50
+// NodePools, compiled once before.
+func BenchmarkValidate100Objects(b *testing.B) {
+	var objs []map[string]any
+	for i := range 50 {
+		cq := clusterQueue(nil)
+		cq["metadata"] = map[string]any{"name": fmt.Sprintf("team-%d", i)}
+		objs = append(objs, cq, nodePool(map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "In", "values": []any{"p4d.24xlarge"}}))
+	}
+	ctx := context.Background()
+	for _, o := range objs[:2] {
+		if _, err := Object(ctx, o); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		for _, o := range objs {
+			if errs, err := Object(ctx, o); err != nil || len(errs) > 0 {
+				b.Fatal(err, errs)
+			}
+		}
+	}
+}

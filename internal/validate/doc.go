@@ -1,0 +1,8 @@
+// Package validate checks the objects the provider writes with the code the apiserver runs on
+// them, offline: a custom resource's CRD structural schema (defaulting, pruning, OpenAPI schema,
+// list types, embedded metadata) and its x-kubernetes-validations CEL rules, with
+// k8s.io/apiextensions-apiserver's own libraries and the apiserver's cost limits, from the CRDs of
+// the versions pinned in go.mod (crds/ for Kueue, Argo and prometheus-operator; Karpenter's are
+// compiled into its Go module). It knows nothing of Terraform: errors are upstream's
+// field.ErrorList, with upstream's paths and words.
+package validate

@@ -1,0 +1,191 @@
+package validate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	metavalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
+)
+
+// kindValidator is what the apiserver builds for one version of a CRD when it starts serving it
+// (pkg/apiserver/customresource_handler.go, pkg/registry/customresource/strategy.go).
+type kindValidator struct {
+	namespaced bool
+	hasStatus  bool
+	structural *structuralschema.Structural
+	schema     apiservervalidation.SchemaValidator
+	cel        *cel.Validator // nil when the schema has no CEL rules
+}
+
+// lazyKind compiles a kindValidator on first use, once per process.
+type lazyKind struct {
+	once sync.Once
+	v    *kindValidator
+	err  error
+}
+
+var compiled sync.Map // schema.GroupVersionKind -> *lazyKind
+
+// validatorFor is the compiled validator of gvk, or nil when the engine has no CRD for it.
+func validatorFor(gvk schema.GroupVersionKind) (*kindValidator, error) {
+	src, ok := sources()[gvk.GroupKind()]
+	if !ok {
+		return nil, nil
+	}
+	l, _ := compiled.LoadOrStore(gvk, &lazyKind{})
+	lk := l.(*lazyKind)
+	lk.once.Do(func() { lk.v, lk.err = compile(src, gvk.Version) })
+	return lk.v, lk.err
+}
+
+// compile builds the structural schema, schema validator and CEL validator of one version of a
+// CRD, as the apiserver does.
+func compile(src crdSource, version string) (*kindValidator, error) {
+	crd, err := src()
+	if err != nil {
+		return nil, err
+	}
+	var served *apiextensionsv1.CustomResourceDefinitionVersion
+	for i, v := range crd.Spec.Versions {
+		if v.Name == version && v.Served {
+			served = &crd.Spec.Versions[i]
+		}
+	}
+	if served == nil || served.Schema == nil {
+		return nil, fmt.Errorf("CRD %s serves no version %s with a schema", crd.Name, version)
+	}
+	internal := &apiextensions.CustomResourceValidation{}
+	if err := apiextensionsv1.Convert_v1_CustomResourceValidation_To_apiextensions_CustomResourceValidation(served.Schema, internal, nil); err != nil {
+		return nil, fmt.Errorf("converting the schema of %s %s: %w", crd.Name, version, err)
+	}
+	s, err := structuralschema.NewStructural(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, fmt.Errorf("structural schema of %s %s: %w", crd.Name, version, err)
+	}
+	// The apiserver's own copy, with defaults that would be pruned removed.
+	s = s.DeepCopy()
+	if err := structuraldefaulting.PruneDefaults(s); err != nil {
+		return nil, fmt.Errorf("pruning the defaults of %s %s: %w", crd.Name, version, err)
+	}
+	sv, _, err := apiservervalidation.NewSchemaValidator(internal.OpenAPIV3Schema)
+	if err != nil {
+		return nil, fmt.Errorf("schema validator of %s %s: %w", crd.Name, version, err)
+	}
+	return &kindValidator{
+		namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
+		hasStatus:  served.Subresources != nil && served.Subresources.Status != nil,
+		structural: s,
+		schema:     sv,
+		cel:        cel.NewValidator(s, true, celconfig.PerCallLimit),
+	}, nil
+}
+
+// Object checks obj as the apiserver checks a custom resource it is asked to create: it prunes
+// unknown fields and applies the schema's defaults (on a copy), then validates metadata, the
+// OpenAPI schema, embedded resources, list types and, unless an error already makes them
+// pointless (as the apiserver decides), the CEL rules within the apiserver's cost budget. obj is
+// an *unstructured.Unstructured, a map, or any value that encodes to a Kubernetes object in JSON
+// (an apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is
+// for an object the engine cannot judge (a kind without a CRD here, or one that does not encode).
+func Object(ctx context.Context, obj any) (field.ErrorList, error) {
+	u, err := toJSONMap(obj)
+	if err != nil {
+		return nil, err
+	}
+	apiVersion, _ := u["apiVersion"].(string)
+	kind, _ := u["kind"].(string)
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
+	}
+	gvk := gv.WithKind(kind)
+	v, err := validatorFor(gvk)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
+	}
+	return v.validate(ctx, u), nil
+}
+
+// validate runs the apiserver's steps on u, which it may change.
+func (v *kindValidator) validate(ctx context.Context, u map[string]any) field.ErrorList {
+	if v.hasStatus {
+		delete(u, "status") // a create cannot set status (PrepareForCreate)
+	}
+	pruning.Prune(u, v.structural, true)
+	structuraldefaulting.Default(u, v.structural)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, v.structural)
+
+	errs := v.validateMetadata(u)
+	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, v.schema)...)
+	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, v.structural, false)...)
+	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, v.structural, u)...)
+	if v.cel == nil {
+		return errs
+	}
+	if blocking := blockingError(errs); blocking != nil {
+		return append(errs, blocking)
+	}
+	celErrs, _ := v.cel.Validate(ctx, nil, v.structural, u, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
+}
+
+// validateMetadata checks the object's metadata as the apiserver does for every custom resource
+// (names are DNS subdomains; labels and annotations well formed).
+func (v *kindValidator) validateMetadata(u map[string]any) field.ErrorList {
+	raw, _ := u["metadata"].(map[string]any)
+	meta := &metav1.ObjectMeta{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(raw, meta); err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata"), raw, err.Error())}
+	}
+	return metavalidation.ValidateObjectMeta(meta, v.namespaced, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+}
+
+// blockingError is the error the apiserver adds instead of running the CEL rules when the object
+// already failed in a way that makes them meaningless (hasBlockingErr in
+// pkg/registry/customresource/strategy.go, which is not exported).
+func blockingError(errs field.ErrorList) *field.Error {
+	for _, err := range errs {
+		switch err.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
+			return field.Invalid(nil, nil, "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation")
+		}
+	}
+	return nil
+}
+
+// toJSONMap is obj as the apiserver decodes it from JSON (whole numbers as int64), never sharing
+// memory with obj.
+func toJSONMap(obj any) (map[string]any, error) {
+	if u, ok := obj.(interface{ UnstructuredContent() map[string]any }); ok {
+		obj = u.UnstructuredContent()
+	}
+	b, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the object to validate: %w", err)
+	}
+	var u map[string]any
+	if err := utiljson.Unmarshal(b, &u); err != nil {
+		return nil, fmt.Errorf("decoding the object to validate: %w", err)
+	}
+	return u, nil
+}
