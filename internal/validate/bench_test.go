@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // BenchmarkValidateCompile is what a provider process pays once per kind: parsing the CRD and
@@ -51,4 +53,34 @@ func BenchmarkValidate100Objects(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkAdmission is the admission step alone (BenchmarkValidate100Objects includes it): the
+// W100 plan's Kueue objects (50 ResourceFlavors, 50 ClusterQueues) through Kueue's webhooks, and
+// one WorkflowTemplate through Argo's validator.
+func BenchmarkAdmission(b *testing.B) {
+	ctx := context.Background()
+	var kueue []map[string]any
+	for i := range 50 {
+		rf := resourceFlavor(map[string]any{"nodeLabels": map[string]any{"gpu": fmt.Sprintf("a100-%d", i)}})
+		cq := clusterQueue(nil)
+		cq["metadata"] = map[string]any{"name": fmt.Sprintf("team-%d", i)}
+		kueue = append(kueue, rf, cq)
+	}
+	run := func(b *testing.B, objs []map[string]any) {
+		us := make([]map[string]any, len(objs))
+		gvks := make([]schema.GroupVersionKind, len(objs))
+		for i, o := range objs {
+			us[i], gvks[i] = o, schema.FromAPIVersionAndKind(o["apiVersion"].(string), o["kind"].(string))
+		}
+		for b.Loop() {
+			for i, u := range us {
+				if errs, err := admit(ctx, gvks[i], u); err != nil || len(errs) > 0 {
+					b.Fatal(err, errs)
+				}
+			}
+		}
+	}
+	b.Run("W100Kueue", func(b *testing.B) { run(b, kueue) })
+	b.Run("WorkflowTemplate", func(b *testing.B) { run(b, []map[string]any{workflowTemplate("train", "trainer:1")}) })
 }

@@ -104,6 +104,8 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 // an *unstructured.Unstructured, a map, or any value that encodes to a Kubernetes object in JSON
 // (an apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is
 // for an object the engine cannot judge (a kind without a CRD here, or one that does not encode).
+// An object the CRD accepts then goes through upstream's admission code where it exports one
+// (admission.go); a refusal it words without a field has no Field (see Text).
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
 	u, err := toJSONMap(obj)
 	if err != nil {
@@ -123,7 +125,10 @@ func Object(ctx context.Context, obj any) (field.ErrorList, error) {
 	if v == nil {
 		return nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
 	}
-	return v.validate(ctx, u), nil
+	if errs := v.validate(ctx, u); len(errs) > 0 {
+		return errs, nil // the apiserver calls the validating webhooks only on an object it accepts
+	}
+	return admit(ctx, gvk, u)
 }
 
 // validate runs the apiserver's steps on u, which it may change.
