@@ -206,7 +206,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 		return false
 	}
 	// What the apiserver would refuse is refused before any API call, with nothing written.
-	if r.validateObjects(ctx, objs, diags); diags.HasError() {
+	if r.validateObjects(ctx, m, objs, diags); diags.HasError() {
 		return false
 	}
 	_, shared := r.hooks().(KeyOwner)

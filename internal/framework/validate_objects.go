@@ -20,9 +20,19 @@ type ClusterReadingExpander[M any] interface {
 	ExpandReadsCluster(m *M) bool
 }
 
-// validateObjects checks each object of a custom resource kind as the apiserver would (package
-// validate), and adds upstream's errors on the attributes they came from.
-func (r *Resource[M, PM]) validateObjects(ctx context.Context, objs []Object, diags *diag.Diagnostics) {
+// UpstreamErrorWorder is implemented by a Spec whose attributes an upstream error points at in a
+// way the generic mapping (UpstreamAttribute with the Spec's renames) cannot follow: a refusal in
+// plain text that names no field (Argo's validator), or a field of a generated list whose index
+// depends on the model. It words upstream's error e of the object o written for m, or reports
+// false to leave it to the generic mapping.
+type UpstreamErrorWorder[M any] interface {
+	UpstreamRefusal(m *M, o Object, e *field.Error) (diag.Diagnostic, bool)
+}
+
+// validateObjects checks each object of a custom resource kind as the apiserver and upstream's
+// admission code would (package validate), and adds upstream's errors on the attributes they came
+// from. m is the model the objects were expanded from.
+func (r *Resource[M, PM]) validateObjects(ctx context.Context, m *M, objs []Object, diags *diag.Diagnostics) {
 	var s *schema.Schema
 	for _, o := range objs {
 		gvk := o.Ref.Kind.GVR.GroupVersion().WithKind(o.Ref.Kind.Kind)
@@ -41,6 +51,7 @@ func (r *Resource[M, PM]) validateObjects(ctx context.Context, objs []Object, di
 			sch := r.Spec.Schema(ctx)
 			s = &sch
 		}
+		errs = r.wordRefusals(m, o, errs, diags)
 		addUpstreamErrors(ctx, *s, r.renames(o.Ref.Kind), o.Ref, errs, diags)
 	}
 }
@@ -52,15 +63,32 @@ func (r *Resource[M, PM]) renames(k kube.Kind) map[string]string {
 	return nil
 }
 
+// wordRefusals adds the errors of errs that the Spec words, if it does, and returns the others.
+func (r *Resource[M, PM]) wordRefusals(m *M, o Object, errs field.ErrorList, diags *diag.Diagnostics) field.ErrorList {
+	w, ok := r.hooks().(UpstreamErrorWorder[M])
+	if !ok {
+		return errs
+	}
+	var rest field.ErrorList
+	for _, e := range errs {
+		if d, ok := w.UpstreamRefusal(m, o, e); ok {
+			diags.Append(d)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return rest
+}
+
 // addUpstreamErrors puts each error on the attribute its field comes from, else on the resource;
 // the detail is upstream's error as the apiserver prints it, path included.
 func addUpstreamErrors(ctx context.Context, s schema.Schema, renames map[string]string, ref ObjectRef, errs field.ErrorList, diags *diag.Diagnostics) {
-	summary := ref.String() + " would be refused by its CRD"
+	summary := ref.String() + " would be refused by its CRD or upstream's admission checks"
 	for _, e := range errs {
 		if p, ok := UpstreamAttribute(ctx, s, e.Field, renames); ok {
-			diags.AddAttributeError(p, summary, e.Error())
+			diags.AddAttributeError(p, summary, validate.Text(e))
 		} else {
-			diags.AddError(summary, e.Error())
+			diags.AddError(summary, validate.Text(e))
 		}
 	}
 }
@@ -95,7 +123,7 @@ func (r *Resource[M, PM]) validatePlanned(ctx context.Context, resp *resource.Mo
 	if diags.Append(d...); diags.HasError() {
 		return // the apply reports it
 	}
-	r.validateObjects(ctx, objs, &resp.Diagnostics)
+	r.validateObjects(ctx, &m, objs, &resp.Diagnostics)
 }
 
 // knownButComputed reports whether every unknown value of v is of an attribute that only the

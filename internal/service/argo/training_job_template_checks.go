@@ -120,8 +120,9 @@ func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, d
 	}
 }
 
-// ModifyPlan computes submit_command and resources at plan, refuses an env variable that the
-// template sets itself, and runs Argo's validator on the WorkflowTemplate apply would write.
+// ModifyPlan computes submit_command and resources at plan and refuses an env variable that the
+// template sets itself. Argo's validator runs after it, on the WorkflowTemplate apply would write,
+// with the other checks of every object (package validate; UpstreamTextRefusal words its refusals).
 func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m trainingJobTemplateModel
 	if d := req.Plan.Get(ctx, &m); d.HasError() {
@@ -138,7 +139,6 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 		}
 	}
 	setComputed(ctx, &m, &resp.Diagnostics)
-	lintPlan(ctx, p, req, &m, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)

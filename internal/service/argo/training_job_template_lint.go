@@ -1,110 +1,49 @@
 package argo
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	wfv1 "github.com/argoproj/argo-workflows/v3/pkg/apis/workflow/v1alpha1"
-	"github.com/argoproj/argo-workflows/v3/workflow/validate"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
-// lintPlan runs Argo's own WorkflowTemplate validator at plan on the object apply would write,
-// once every input of the expansion is known, and turns a refusal into an error on the
-// attribute it comes from. It makes no API call: the only template Argo may look up is the one
-// being planned.
-func lintPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, m *trainingJobTemplateModel, diags *diag.Diagnostics) {
-	if diags.HasError() || !known(m) || !req.Config.Raw.IsFullyKnown() {
-		return
-	}
-	diags.Append(lintModel(ctx, p, m)...)
-}
-
-// lintModel expands a fully known model as apply would and runs Argo's validator on the result.
-func lintModel(ctx context.Context, p *framework.ProviderData, m *trainingJobTemplateModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	meta := framework.ObjectMetaFor(ctx, p, &m.Metadata, m.Namespace.ValueString(), &diags)
-	wt, d := expandTyped(ctx, m, meta)
-	if diags.Append(d...); diags.HasError() {
-		return diags
-	}
-	if err := lintWorkflowTemplate(wt); err != nil {
-		diags.Append(argoRefusal(m, wt, err))
-	}
-	return diags
-}
-
-// expandTyped is the WorkflowTemplate Expand builds, read back from the body apply sends.
-func expandTyped(ctx context.Context, m *trainingJobTemplateModel, meta framework.ObjectMeta) (*wfv1.WorkflowTemplate, diag.Diagnostics) {
-	body, diags := trainingJobTemplate{}.Expand(ctx, m, meta)
-	if diags.HasError() {
-		return nil, diags
-	}
-	obj, ok := body.(map[string]any)
-	if !ok {
-		diags.AddError("Building the WorkflowTemplate", fmt.Sprintf("unexpected body %T", body))
-		return nil, diags
-	}
+// UpstreamRefusal words what the validate engine refuses in the WorkflowTemplate apply would
+// write (at plan once every input of the expansion is known, and before the write) on the
+// attribute the error points at: every refusal of Argo's validator, which names no field, and an
+// error of the CRD whose field or message leads to an attribute.
+func (trainingJobTemplate) UpstreamRefusal(m *trainingJobTemplateModel, o framework.Object, e *field.Error) (diag.Diagnostic, bool) {
 	wt := &wfv1.WorkflowTemplate{}
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj, wt); err != nil {
-		diags.AddError("Building the WorkflowTemplate", err.Error())
-		return nil, diags
+	if obj, ok := o.Body.(map[string]any); ok {
+		_ = runtime.DefaultUnstructuredConverter.FromUnstructured(obj, wt) // the engine read it already
 	}
-	return wt, diags
-}
-
-// lintMu serialises the validator: it numbers its placeholders with a package-level counter
-// that is not safe for concurrent use, and Terraform plans resources in parallel.
-var lintMu sync.Mutex
-
-// lintWorkflowTemplate is what `argo lint --offline` does for one WorkflowTemplate: Argo's
-// validator with lint options and in-memory getters that know only the template itself.
-// A panic in the validator (argoproj/argo-workflows#14968: a missing template with
-// spec.podMetadata set, fixed after v3.7.3) is an error, not a crash of the provider.
-func lintWorkflowTemplate(wt *wfv1.WorkflowTemplate) (err error) {
-	lintMu.Lock()
-	defer lintMu.Unlock()
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the validator panicked: %v", r)
-		}
-	}()
-	return validate.ValidateWorkflowTemplate(offlineTemplates{wt}, offlineClusterTemplates{}, wt, nil,
-		validate.ValidateOpts{Lint: true})
-}
-
-// offlineTemplates resolves a templateRef to the template being planned and to nothing else.
-type offlineTemplates struct{ self *wfv1.WorkflowTemplate }
-
-func (o offlineTemplates) Get(name string) (*wfv1.WorkflowTemplate, error) {
-	if name == o.self.Name {
-		return o.self, nil
+	if e.Field == "" {
+		return argoRefusal(m, wt, e.Detail), true
 	}
-	return nil, fmt.Errorf("couldn't find workflow template %q in namespace %q", name, o.self.Namespace)
+	p, ok := argoErrorPath(m, wt, e.Error())
+	if !ok {
+		return nil, false
+	}
+	return diag.NewAttributeErrorDiagnostic(p, crdSummary,
+		fmt.Sprintf("Attribute %s: the apiserver would refuse the generated WorkflowTemplate: %s", p, e.Error())), true
 }
 
-type offlineClusterTemplates struct{}
-
-func (offlineClusterTemplates) Get(name string) (*wfv1.ClusterWorkflowTemplate, error) {
-	return nil, fmt.Errorf("couldn't find cluster workflow template %q", name)
-}
-
-const lintSummary = "Refused by Argo's WorkflowTemplate validator"
+const (
+	lintSummary = "Refused by Argo's WorkflowTemplate validator"
+	crdSummary  = "Refused by the WorkflowTemplate CRD"
+)
 
 // argoRefusal is an error on the attribute Argo's message points at, quoting the message; on the
 // resource as a whole when it points at nothing a user sets.
-func argoRefusal(m *trainingJobTemplateModel, wt *wfv1.WorkflowTemplate, err error) diag.Diagnostic {
-	msg := err.Error()
+func argoRefusal(m *trainingJobTemplateModel, wt *wfv1.WorkflowTemplate, msg string) diag.Diagnostic {
 	if p, ok := argoErrorPath(m, wt, msg); ok {
 		return diag.NewAttributeErrorDiagnostic(p, lintSummary,
 			fmt.Sprintf("Attribute %s: Argo Workflows would refuse the generated WorkflowTemplate: %s", p, msg))

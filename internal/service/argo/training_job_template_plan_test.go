@@ -71,8 +71,8 @@ resource "mlplatform_training_job_template" "test" {
 `
 }
 
-// What passes the provider's own checks but Argo's WorkflowTemplate validator refuses is a plan
-// error on the attribute, quoting Argo, with no API call.
+// What passes the provider's own checks but Argo's WorkflowTemplate validator or the CRD refuses is
+// a plan error on the attribute, quoting upstream, with no API call.
 func TestAccTrainingJobTemplate_refusedByArgoAtPlan(t *testing.T) {
 	ns := acctest.Name("acc-tjt-lint")
 	long := strings.Repeat("a", 64)
@@ -82,10 +82,12 @@ func TestAccTrainingJobTemplate_refusedByArgoAtPlan(t *testing.T) {
 		}, acctest.Words(`Attribute name: Argo Workflows would refuse the generated WorkflowTemplate: workflow template name "`+
 			long+`" must not be more than 63 characters long (currently 64)`))
 	})
+	// The CRD lists mounts as a map keyed by mountPath: the apiserver refuses the object before
+	// Argo's validator could.
 	t.Run("same mount path twice", func(t *testing.T) {
 		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return minimalConfig(host, ns, `volumes = [{ claim_name = "imdb", mount_path = "/data" }, { claim_name = "imdb-v2", mount_path = "/data" }]`)
-		}, acctest.Words(`Attribute volumes[1].mount_path: Argo Workflows would refuse the generated WorkflowTemplate: `+
-			`templates.train.container.volumeMounts[1].mountPath '/data' already mounted in container.volumeMounts.dataset-0`))
+		}, acctest.Words(`Attribute volumes[1].mount_path: the apiserver would refuse the generated WorkflowTemplate: `+
+			`spec.templates[0].container.volumeMounts[1]: Duplicate value: {"mountPath":"/data"}`))
 	})
 }
