@@ -71,6 +71,6 @@ func textRefusal(msg string) *field.Error {
 }
 
 // convertError is the engine's error for an object upstream's typed API cannot hold.
-func convertError(gvk schema.GroupVersionKind, err error) error {
-	return fmt.Errorf("reading the object as upstream's %s: %w", gvk.Kind, err)
+func convertError(kind any, err error) error {
+	return fmt.Errorf("reading the object as upstream's %v: %w", kind, err)
 }

@@ -26,7 +26,7 @@ func argoGVK(kind string) schema.GroupVersionKind { return wfv1.SchemeGroupVersi
 func admitWorkflowTemplate(_ context.Context, u map[string]any) (field.ErrorList, error) {
 	wt := &wfv1.WorkflowTemplate{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, wt); err != nil {
-		return nil, convertError(argoGVK(workflow.WorkflowTemplateKind), err)
+		return nil, convertError(workflow.WorkflowTemplateKind, err)
 	}
 	return argoVerdict(func(g *clusterTemplates) error {
 		g.self = wt
@@ -41,7 +41,7 @@ func admitWorkflowTemplate(_ context.Context, u map[string]any) (field.ErrorList
 func admitCronWorkflow(ctx context.Context, u map[string]any) (field.ErrorList, error) {
 	cw := &wfv1.CronWorkflow{}
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, cw); err != nil {
-		return nil, convertError(argoGVK(workflow.CronWorkflowKind), err)
+		return nil, convertError(workflow.CronWorkflowKind, err)
 	}
 	return argoVerdict(func(g *clusterTemplates) error {
 		return argovalidate.ValidateCronWorkflow(ctx, namespacedTemplates{g}, clusterScopedTemplates{g}, cw, nil)

@@ -3,9 +3,11 @@ package validate
 import (
 	"context"
 
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/webhooks"
@@ -32,9 +34,13 @@ func kueueWebhook[T interface {
 	*O
 }, O any](d admission.Defaulter[T], v admission.Validator[T]) admitFunc {
 	return func(ctx context.Context, u map[string]any) (field.ErrorList, error) {
+		// The webhooks log through the context's logger; without one they would use
+		// controller-runtime's global logger, which the provider never sets and which then writes
+		// a complaint with a stack trace to stderr.
+		ctx = ctrllog.IntoContext(ctx, logr.Discard())
 		obj := T(new(O))
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, obj); err != nil {
-			return nil, convertError(obj.GetObjectKind().GroupVersionKind(), err)
+			return nil, convertError(u["kind"], err)
 		}
 		if d != nil {
 			if err := d.Default(ctx, obj); err != nil {
