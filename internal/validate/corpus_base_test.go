@@ -31,7 +31,7 @@ func baseObjects() []map[string]any {
 		obj("kueue.x-k8s.io/v1beta2", "Topology", map[string]any{
 			"levels": []any{map[string]any{"nodeLabel": "topology.kubernetes.io/zone"}},
 		}),
-		map[string]any{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": map[string]any{"name": "parity"}, "value": int64(100)},
+		{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": map[string]any{"name": "parity"}, "value": int64(100)},
 		obj("karpenter.sh/v1", "NodePool", map[string]any{"template": map[string]any{"spec": map[string]any{
 			"nodeClassRef": nodeClassRef,
 			"requirements": []any{requirement},
