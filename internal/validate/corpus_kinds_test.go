@@ -27,14 +27,23 @@ func gvkOf(obj map[string]any) schema.GroupVersionKind {
 	return (&unstructured.Unstructured{Object: obj}).GroupVersionKind()
 }
 
-// servedSchema is the schema of version of crd.
-func servedSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*apiextensionsv1.JSONSchemaProps, error) {
-	for _, v := range crd.Spec.Versions {
+// servedVersion is version of crd, with its schema.
+func servedVersion(crd *apiextensionsv1.CustomResourceDefinition, version string) (*apiextensionsv1.CustomResourceDefinitionVersion, error) {
+	for i, v := range crd.Spec.Versions {
 		if v.Name == version && v.Served && v.Schema != nil && v.Schema.OpenAPIV3Schema != nil {
-			return v.Schema.OpenAPIV3Schema, nil
+			return &crd.Spec.Versions[i], nil
 		}
 	}
 	return nil, fmt.Errorf("CRD %s serves no version %s with a schema", crd.Name, version)
+}
+
+// servedSchema is the schema of version of crd.
+func servedSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*apiextensionsv1.JSONSchemaProps, error) {
+	v, err := servedVersion(crd, version)
+	if err != nil {
+		return nil, err
+	}
+	return v.Schema.OpenAPIV3Schema, nil
 }
 
 // kindCorpus is the corpus of base's kind, from crd, with the CEL rules broken where it can.
@@ -45,11 +54,12 @@ func kindCorpus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefiniti
 		base = runtime.DeepCopyJSON(base)
 		base["metadata"].(map[string]any)["namespace"] = namespace
 	}
-	s, err := servedSchema(crd, gvk.Version)
+	v, err := servedVersion(crd, gvk.Version)
 	if err != nil {
 		return nil, nil, err
 	}
-	c := newCorpus(s, base, maxDepth(gvk.GroupKind()))
+	c := newCorpus(v.Schema.OpenAPIV3Schema, base, maxDepth(gvk.GroupKind()))
+	c.scale(v.Subresources)
 	c.cases = append(c.cases, handWritten(gvk.Kind, base)...)
 	unbroken, err := c.breakRules(ctx)
 	return c, unbroken, err

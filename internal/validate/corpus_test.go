@@ -2,6 +2,7 @@ package validate_test
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -153,6 +154,17 @@ func (c *corpus) bounds(s *apiextensionsv1.JSONSchemaProps, path []string) {
 		c.add(path, fmt.Sprintf("with %d items (maxItems)", n), items(s, n), false)
 		c.add(path, fmt.Sprintf("with %d items (above maxItems)", n+1), items(s, n+1), false)
 	}
+}
+
+// scale adds the bounds the apiserver puts on the replicas of a kind with a scale subresource (an
+// int32, whatever the schema says).
+func (c *corpus) scale(sub *apiextensionsv1.CustomResourceSubresources) {
+	if sub == nil || sub.Scale == nil {
+		return
+	}
+	path := strings.Split(strings.TrimPrefix(sub.Scale.SpecReplicasPath, "."), ".")
+	c.add(path, "= 2147483647 (scale subresource: largest replicas)", int64(math.MaxInt32), false)
+	c.add(path, "= 2147483648 (scale subresource: above int32)", int64(math.MaxInt32)+1, false)
 }
 
 // lists adds two equal items to a set or a map list, which the apiserver refuses.
