@@ -17,7 +17,7 @@ import (
 // huge (a template holds a whole pod spec), so they are sampled near the top.
 func maxDepth(gk schema.GroupKind) int {
 	if gk.Group == "argoproj.io" {
-		return 5
+		return 6
 	}
 	return 12
 }

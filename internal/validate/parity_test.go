@@ -71,7 +71,7 @@ func TestAccParity_CRDStep(t *testing.T) {
 				gvk.Kind, len(cases), c.walked, c.skipped, maxDepth(gvk.GroupKind()), len(c.rules), len(unbroken), len(cases)-len(disagree), len(cases))
 			checkRulesBroken(t, gvk.Kind, unbroken)
 			// Said, not failed: parity is of verdicts; the fields show where the sides' reasons part.
-			t.Logf("%s: refused at the same fields on %d/%d objects", gvk.Kind, len(cases)-len(disagree)-len(otherFields), len(cases)-len(disagree))
+			t.Logf("%s: the same error fields (none when accepted) on %d/%d objects", gvk.Kind, len(cases)-len(disagree)-len(otherFields), len(cases)-len(disagree))
 			for _, f := range otherFields {
 				t.Logf("  fields differ: %s", f)
 			}
