@@ -37,15 +37,6 @@ func servedVersion(crd *apiextensionsv1.CustomResourceDefinition, version string
 	return nil, fmt.Errorf("CRD %s serves no version %s with a schema", crd.Name, version)
 }
 
-// servedSchema is the schema of version of crd.
-func servedSchema(crd *apiextensionsv1.CustomResourceDefinition, version string) (*apiextensionsv1.JSONSchemaProps, error) {
-	v, err := servedVersion(crd, version)
-	if err != nil {
-		return nil, err
-	}
-	return v.Schema.OpenAPIV3Schema, nil
-}
-
 // kindCorpus is the corpus of base's kind, from crd, with the CEL rules broken where it can.
 // A namespaced kind's base object is put in namespace.
 func kindCorpus(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition, base map[string]any, namespace string) (*corpus, map[string]string, error) {
