@@ -32,6 +32,8 @@ type kindValidator struct {
 	structural *structuralschema.Structural
 	schema     apiservervalidation.SchemaValidator
 	cel        *cel.Validator // nil when the schema has no CEL rules
+
+	specReplicasPath string // the scale subresource's, "" without one
 }
 
 // lazyKind compiles a kindValidator on first use, once per process.
@@ -88,13 +90,17 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema validator of %s %s: %w", crd.Name, version, err)
 	}
-	return &kindValidator{
+	v := &kindValidator{
 		namespaced: crd.Spec.Scope == apiextensionsv1.NamespaceScoped,
 		hasStatus:  served.Subresources != nil && served.Subresources.Status != nil,
 		structural: s,
 		schema:     sv,
 		cel:        cel.NewValidator(s, true, celconfig.PerCallLimit),
-	}, nil
+	}
+	if served.Subresources != nil && served.Subresources.Scale != nil {
+		v.specReplicasPath = served.Subresources.Scale.SpecReplicasPath
+	}
+	return v, nil
 }
 
 // Object checks obj as the apiserver checks a custom resource it is asked to create: it prunes
@@ -142,6 +148,7 @@ func (v *kindValidator) validate(ctx context.Context, u map[string]any) field.Er
 
 	errs := v.validateMetadata(u)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, v.schema)...)
+	errs = append(errs, validateScale(u, v.specReplicasPath)...)
 	errs = append(errs, schemaobjectmeta.Validate(ctx, nil, u, v.structural, false)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, v.structural, u)...)
 	if v.cel == nil {

@@ -1,0 +1,61 @@
+package validate_test
+
+import (
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// handWritten are objects that break CEL rules which need two fields changed together, which the
+// generator's one change cannot do; each is a base object with spec fields set, by kind. Path is
+// the node that carries the rule, so that breakRules finds the object.
+func handWritten(kind string, base map[string]any) []corpusCase {
+	with := func(path []string, change string, fields map[string]any) corpusCase {
+		obj := runtime.DeepCopyJSON(base)
+		spec := obj["spec"].(map[string]any)
+		for k, v := range runtime.DeepCopyJSON(fields) {
+			spec[k] = v
+		}
+		return corpusCase{Path: path, Change: change + " (hand-written)", Obj: obj}
+	}
+	spec := []string{"spec"}
+	alias := func(a string) map[string]any { return map[string]any{"alias": a} }
+	switch kind {
+	case "EC2NodeClass":
+		out := []corpusCase{
+			with([]string{"spec", "amiSelectorTerms"}, "alias and a second term",
+				map[string]any{"amiSelectorTerms": []any{alias("al2023@latest"), map[string]any{"id": "ami-0123456789abcdef0"}}}),
+			with([]string{"spec", "amiSelectorTerms", itemStep, "alias"}, "a windows alias pinned to a version",
+				map[string]any{"amiSelectorTerms": []any{alias("windows2022@v20240101")}}),
+			with([]string{"spec", "blockDeviceMappings"}, "two root volumes", map[string]any{"blockDeviceMappings": []any{
+				map[string]any{"deviceName": "/dev/xvda", "rootVolume": true},
+				map[string]any{"deviceName": "/dev/xvdb", "rootVolume": true},
+			}}),
+			with([]string{"spec", "kubelet"}, "evictionSoft and its grace period for different signals",
+				map[string]any{"kubelet": map[string]any{
+					"evictionSoft":            map[string]any{"memory.available": "5%"},
+					"evictionSoftGracePeriod": map[string]any{"nodefs.available": "1m"},
+				}}),
+		}
+		for _, family := range []string{"al2", "al2023", "bottlerocket", "windows2019", "windows2022", "windows2025"} {
+			other := "AL2023"
+			if family == "al2023" {
+				other = "AL2"
+			}
+			out = append(out, with(spec, "a "+family+" alias with amiFamily "+other,
+				map[string]any{"amiSelectorTerms": []any{alias(family + "@latest")}, "amiFamily": other}))
+		}
+		return out
+	case "ResourceFlavor":
+		return []corpusCase{with([]string{"spec", "tolerations"}, "a value with operator Exists",
+			map[string]any{"tolerations": []any{map[string]any{"key": "a", "operator": "Exists", "value": "x", "effect": "NoSchedule"}}})}
+	case "Topology":
+		return []corpusCase{with([]string{"spec", "levels"}, "the hostname level above another",
+			map[string]any{"levels": []any{map[string]any{"nodeLabel": "kubernetes.io/hostname"}, map[string]any{"nodeLabel": "topology.kubernetes.io/zone"}}})}
+	case "NodePool":
+		return []corpusCase{with(spec, "static (replicas) with a cpu limit",
+			map[string]any{"replicas": int64(1), "limits": map[string]any{"cpu": "10"}})}
+	case "NodeOverlay":
+		return []corpusCase{with([]string{"spec", "requirements"}, "NotIn without values",
+			map[string]any{"requirements": []any{map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": []any{}}}})}
+	}
+	return nil
+}

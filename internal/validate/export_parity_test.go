@@ -1,0 +1,40 @@
+package validate
+
+import (
+	"slices"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// For the parity test (package validate_test, which needs acctest and so cannot be package
+// validate: acctest imports the provider, which imports this package).
+
+// EngineKinds are the group-kinds the engine holds a CRD of, sorted.
+func EngineKinds() []schema.GroupKind {
+	var out []schema.GroupKind
+	for gk := range sources() {
+		out = append(out, gk)
+	}
+	slices.SortFunc(out, func(a, b schema.GroupKind) int {
+		if a.Group != b.Group {
+			if a.Group < b.Group {
+				return -1
+			}
+			return 1
+		}
+		if a.Kind < b.Kind {
+			return -1
+		}
+		if a.Kind > b.Kind {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// EngineCRD is the CRD the engine validates gk against.
+func EngineCRD(gk schema.GroupKind) (*apiextensionsv1.CustomResourceDefinition, error) {
+	return sources()[gk]()
+}
