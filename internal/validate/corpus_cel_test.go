@@ -19,7 +19,7 @@ import (
 func (c *corpus) breakRules(ctx context.Context) (unbroken map[string]string, err error) {
 	unbroken = map[string]string{}
 	judged := map[int]field.ErrorList{}
-	judge := func(obj map[string]any) (field.ErrorList, error) { return validate.Object(ctx, obj) }
+	judge := func(obj map[string]any) (field.ErrorList, error) { return validate.CRDStep(ctx, obj) }
 	for _, r := range c.rules {
 		name := pathString(r.Path) + ": " + ruleMessage(r.ValidationRule)
 		if strings.Contains(r.Rule, "oldSelf") {

@@ -77,7 +77,7 @@ func TestCorpus_everyKindHasAValidBase(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if errs, err := validate.Object(context.Background(), c.base); err != nil || len(errs) > 0 {
+		if errs, err := validate.CRDStep(context.Background(), c.base); err != nil || len(errs) > 0 {
 			t.Errorf("%s: the base object is refused: %v %v", gk, err, errs)
 		}
 		t.Logf("%s: %d objects, %d schema nodes walked, %d not (deeper than %d), %d CEL rules, %d not broken",

@@ -1,10 +1,12 @@
 package validate
 
 import (
+	"context"
 	"slices"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // For the parity test (package validate_test, which needs acctest and so cannot be package
@@ -37,4 +39,11 @@ func EngineKinds() []schema.GroupKind {
 // EngineCRD is the CRD the engine validates gk against.
 func EngineCRD(gk schema.GroupKind) (*apiextensionsv1.CustomResourceDefinition, error) {
 	return sources()[gk]()
+}
+
+// CRDStep is Object without the admission step: what the apiserver decides from the CRD alone,
+// which is what a dry-run create judges when no webhook is installed (Argo has none at all).
+func CRDStep(ctx context.Context, obj any) (field.ErrorList, error) {
+	errs, _, _, err := checkCRD(ctx, obj)
+	return errs, err
 }

@@ -27,7 +27,8 @@ import (
 
 // TestAccParity_CRDStep proves that the engine judges objects as the apiserver's CRD step does
 // (structural schema, defaults, metadata, list types, CEL rules): for each kind the engine knows,
-// a corpus generated from the CRD the apiserver serves is judged by validate.Object and by a
+// a corpus generated from the CRD the apiserver serves is judged by validate.CRDStep (Object
+// without its admission step) and by a
 // server-side dry-run create, and every verdict must agree. The cluster runs no Kueue (see
 // TestMain): admission webhooks are not part of this step. The apiserver's CRD must also have
 // the engine's schema, so a pinned version's upgrade cannot bring a rule the engine misses.
@@ -99,7 +100,7 @@ func (v verdict) String() string {
 
 func engineVerdict(t *testing.T, ctx context.Context, obj map[string]any) verdict {
 	t.Helper()
-	errs, err := validate.Object(ctx, obj)
+	errs, err := validate.CRDStep(ctx, obj)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,28 +113,35 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 // An object the CRD accepts then goes through upstream's admission code where it exports one
 // (admission.go); a refusal it words without a field has no Field (see Text).
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
+	errs, gvk, u, err := checkCRD(ctx, obj)
+	if err != nil || len(errs) > 0 {
+		return errs, err // the apiserver calls the validating webhooks only on an object it accepts
+	}
+	return admit(ctx, gvk, u)
+}
+
+// checkCRD is Object's CRD step: the object's kind, and the object as the CRD leaves it (pruned
+// and defaulted) for the admission step.
+func checkCRD(ctx context.Context, obj any) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
 	u, err := toJSONMap(obj)
 	if err != nil {
-		return nil, err
+		return nil, schema.GroupVersionKind{}, nil, err
 	}
 	apiVersion, _ := u["apiVersion"].(string)
 	kind, _ := u["kind"].(string)
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
-		return nil, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
+		return nil, schema.GroupVersionKind{}, nil, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
 	}
 	gvk := gv.WithKind(kind)
 	v, err := validatorFor(gvk)
 	if err != nil {
-		return nil, err
+		return nil, gvk, nil, err
 	}
 	if v == nil {
-		return nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
+		return nil, gvk, nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
 	}
-	if errs := v.validate(ctx, u); len(errs) > 0 {
-		return errs, nil // the apiserver calls the validating webhooks only on an object it accepts
-	}
-	return admit(ctx, gvk, u)
+	return v.validate(ctx, u), gvk, u, nil
 }
 
 // validate runs the apiserver's steps on u, which it may change.
