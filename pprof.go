@@ -11,8 +11,9 @@ import (
 const profileEnv = "MLPLATFORM_PPROF"
 
 // startCPUProfile starts a CPU profile into $MLPLATFORM_PPROF.<pid> when the variable is set, and
-// returns what stops it and writes the file, and a heap profile of what is still live at the end
-// into $MLPLATFORM_PPROF.heap.<pid>.
+// returns what stops it and writes the file, a heap profile of what is still live at the end
+// into $MLPLATFORM_PPROF.heap.<pid>, and the goroutines still running then (which hold what they
+// reference live) into $MLPLATFORM_PPROF.goroutine.<pid>.
 func startCPUProfile() (func(), error) {
 	prefix := os.Getenv(profileEnv)
 	if prefix == "" {
@@ -30,9 +31,16 @@ func startCPUProfile() (func(), error) {
 		pprof.StopCPUProfile()
 		f.Close()
 		if h, err := os.Create(fmt.Sprintf("%s.heap.%d", prefix, os.Getpid())); err == nil {
-			runtime.GC() // the profile shows what the last GC found live
+			// The profile shows what the last GC found live; the second GC also empties sync.Pools,
+			// whose contents survive one.
+			runtime.GC()
+			runtime.GC()
 			_ = pprof.WriteHeapProfile(h)
 			h.Close()
+		}
+		if g, err := os.Create(fmt.Sprintf("%s.goroutine.%d", prefix, os.Getpid())); err == nil {
+			_ = pprof.Lookup("goroutine").WriteTo(g, 1)
+			g.Close()
 		}
 	}, nil
 }
