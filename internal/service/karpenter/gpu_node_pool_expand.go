@@ -145,19 +145,21 @@ func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConf
 func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
 	perNode := types.Int64Unknown()
+	configName := types.StringUnknown()
 	var m gpuNodePoolModel
 	if !req.Plan.Get(ctx, &m).HasError() {
-		if v, notes, ok := m.supplies(ctx, pricingRegion(pd)); ok {
-			supplies = v
-			for _, n := range notes {
-				resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
+		if in, p, ok := m.planned(ctx); ok {
+			if v, notes, ok := m.supplies(ctx, in, p, pricingRegion(pd)); ok {
+				supplies = v
+				for _, n := range notes {
+					resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
+				}
 			}
-		}
-		if v, note, ok := m.gpusPerNode(ctx); ok {
-			perNode = v
-			if note != "" {
+			var note string
+			if perNode, note = p.gpusPerNode(); note != "" {
 				resp.Diagnostics.AddAttributeWarning(path.Root("gpu").AtName("count_per_node"), "GPUs per node unknown", note)
 			}
+			configName = types.StringValue(p.Exposure.NodeLabels[gpu.LabelMIGConfig])
 		}
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
@@ -166,38 +168,28 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpu").AtName("count_per_node"), perNode)...)
 	}
 	if m.MIG != nil {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("mig").AtName("config_name"), m.migConfigName(ctx))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("mig").AtName("config_name"), configName)...)
 	}
 }
 
-// migConfigName is the nvidia.com/mig.config label the nodes get, unknown while it cannot be known.
-func (m *gpuNodePoolModel) migConfigName(ctx context.Context) types.String {
+// planned is the model's pool input and plan; ok is false while a value is unknown or the plan
+// refuses the pool (ValidateConfig reports why).
+func (m *gpuNodePoolModel) planned(ctx context.Context) (poolInput, *poolPlan, bool) {
 	in, ok := m.input(ctx)
 	if !ok {
-		return types.StringUnknown()
+		return in, nil, false
 	}
 	p, perr := planPool(in)
-	if perr != nil {
-		return types.StringUnknown()
-	}
-	return types.StringValue(p.Exposure.NodeLabels[gpu.LabelMIGConfig])
+	return in, p, perr == nil && len(p.InstanceTypes) > 0
 }
 
-// gpusPerNode is the GPU count its instance types share, null when they differ (note says why when
-// requirements chose them); ok is false while it cannot be known.
-func (m *gpuNodePoolModel) gpusPerNode(ctx context.Context) (_ types.Int64, note string, ok bool) {
-	in, ok := m.input(ctx)
-	if !ok {
-		return types.Int64Null(), "", false
-	}
-	p, perr := planPool(in)
-	if perr != nil || len(p.InstanceTypes) == 0 {
-		return types.Int64Null(), "", false
-	}
+// gpusPerNode is the GPU count the pool's instance types share, null when they differ (note says
+// why when requirements chose them).
+func (p *poolPlan) gpusPerNode() (_ types.Int64, note string) {
 	if it, other := p.oneGPUCount(); other == nil {
-		return types.Int64Value(int64(it.GPUs)), "", true
+		return types.Int64Value(int64(it.GPUs)), ""
 	}
-	return types.Int64Null(), p.countNote(), true
+	return types.Int64Null(), p.countNote()
 }
 
 var supplyAttrTypes = map[string]attr.Type{
@@ -220,18 +212,10 @@ func pricingRegion(pd *framework.ProviderData) string {
 	return pd.PricingRegion
 }
 
-// supplies computes the supplies attribute from the model and the pricing region ("" while
+// supplies computes the supplies attribute from the model, its plan and the pricing region ("" while
 // unknown); ok is false while it cannot be known. notes say why an hourly_price is null when the
 // price table lacks a price.
-func (m *gpuNodePoolModel) supplies(ctx context.Context, region string) (types.Map, []string, bool) {
-	in, ok := m.input(ctx)
-	if !ok {
-		return types.Map{}, nil, false
-	}
-	p, perr := planPool(in)
-	if perr != nil {
-		return types.Map{}, nil, false
-	}
+func (m *gpuNodePoolModel) supplies(ctx context.Context, in poolInput, p *poolPlan, region string) (types.Map, []string, bool) {
 	taints, tolerations := []attr.Value{}, []attr.Value{}
 	for _, t := range m.Taints {
 		if t.Key.IsUnknown() || t.Value.IsUnknown() || t.Effect.IsUnknown() {

@@ -108,13 +108,17 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 	for _, t := range spec.Taints {
 		m.Taints = append(m.Taints, framework.TaintModel{Key: types.StringValue(t.Key), Value: framework.OptionalString(t.Value), Effect: types.StringValue(string(t.Effect))})
 	}
-	if n, _, ok := m.gpusPerNode(ctx); ok && m.GPU != nil {
-		m.GPU.CountPerNode = n
+	in, planned, ok := m.planned(ctx)
+	if !ok {
+		return diags
+	}
+	if m.GPU != nil {
+		m.GPU.CountPerNode, _ = planned.gpusPerNode()
 	}
 	// While pricing_region is unknown (a plan's refresh), the prices are kept as they were: state
 	// holds no unknown values.
 	if region := pricingRegion(p); region != "" {
-		if s, _, ok := m.supplies(ctx, region); ok {
+		if s, _, ok := m.supplies(ctx, in, planned, region); ok {
 			m.Supplies = s
 		}
 	}
