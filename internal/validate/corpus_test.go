@@ -1,232 +1,41 @@
 package validate_test
 
 import (
-	"fmt"
-	"math"
-	"slices"
-	"strings"
+	"context"
+	"testing"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate/parity"
 )
 
-// corpusCase is one object of the corpus: a base object with one change at Path.
-type corpusCase struct {
-	Path   []string
-	Change string
-	Obj    map[string]any
-}
-
-func (c corpusCase) String() string { return pathString(c.Path) + " " + c.Change }
-
-// ruleAt is a CEL rule and the path of the schema node that carries it.
-type ruleAt struct {
-	Path []string
-	apiextensionsv1.ValidationRule
-}
-
-// corpus generates the objects of one kind from its schema: every enum value and one outside,
-// every bound and one past it, every required field removed, duplicates in set and map lists
-// (each below a base object), walking nodes at most maxDepth properties below the object.
-type corpus struct {
-	root     *apiextensionsv1.JSONSchemaProps
-	base     map[string]any
-	maxDepth int
-	cases    []corpusCase
-	rules    []ruleAt
-	walked   int // schema nodes walked
-	skipped  int // schema nodes deeper than maxDepth, not walked
-}
-
-func newCorpus(root *apiextensionsv1.JSONSchemaProps, base map[string]any, maxDepth int) *corpus {
-	c := &corpus{root: root, base: base, maxDepth: maxDepth}
-	c.walk(root, nil, 0)
-	return c
-}
-
-// notWalked are the root's fields the apiserver handles as for every kind (metadata) or ignores
-// on create (status), and the type fields.
-var notWalked = []string{"apiVersion", "kind", "metadata", "status"}
-
-func (c *corpus) walk(s *apiextensionsv1.JSONSchemaProps, path []string, depth int) {
-	c.walked++
-	for _, r := range s.XValidations {
-		c.rules = append(c.rules, ruleAt{slices.Clone(path), r})
+// TestCorpus_everyKindHasAValidBase needs no cluster: each kind the engine knows has a base
+// object, which the engine accepts, and a corpus.
+func TestCorpus_everyKindHasAValidBase(t *testing.T) {
+	bases := map[schema.GroupKind]map[string]any{}
+	for _, b := range parity.BaseObjects() {
+		bases[parity.GVKOf(b).GroupKind()] = b
 	}
-	if len(path) > 0 {
-		c.enum(s, path)
-		c.bounds(s, path)
-		c.lists(s, path)
-	}
-	for _, r := range s.Required {
-		if len(path) > 0 || !slices.Contains(notWalked, r) {
-			c.add(append(slices.Clone(path), r), "removed (required)", nil, true)
-		}
-	}
-	for _, name := range sortedKeys(s.Properties) {
-		if len(path) == 0 && slices.Contains(notWalked, name) {
+	for _, gk := range validate.EngineKinds() {
+		base, ok := bases[gk]
+		if !ok {
+			t.Errorf("%s: no base object in parity/base.go", gk)
 			continue
 		}
-		p := s.Properties[name]
-		if depth == c.maxDepth {
-			c.skipped += nodes(&p)
-			continue
+		crd, err := validate.EngineCRD(gk)
+		if err != nil {
+			t.Fatal(err)
 		}
-		c.walk(&p, append(slices.Clone(path), name), depth+1)
-	}
-	// An item or a map value is no step down for the depth bound: its fields are.
-	if s.Items != nil && s.Items.Schema != nil {
-		c.walk(s.Items.Schema, append(slices.Clone(path), itemStep), depth)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		c.walk(s.AdditionalProperties.Schema, append(slices.Clone(path), mapStep), depth)
-	}
-}
-
-func (c *corpus) add(path []string, change string, value any, del bool) {
-	c.cases = append(c.cases, corpusCase{Path: path, Change: change, Obj: withChange(c.base, c.root, path, value, del)})
-}
-
-func (c *corpus) enum(s *apiextensionsv1.JSONSchemaProps, path []string) {
-	if len(s.Enum) == 0 {
-		return
-	}
-	outside := any("NotInEnum")
-	for _, e := range s.Enum {
-		var v any
-		_ = utiljson.Unmarshal(e.Raw, &v)
-		c.add(path, "= "+string(e.Raw)+" (enum)", v, false)
-		if n, ok := v.(int64); ok {
-			if o, ok := outside.(int64); !ok || n >= o {
-				outside = n + 1
-			}
+		c, unbroken, err := parity.ForKind(context.Background(), crd, base, "parity", crdStep)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	c.add(path, fmt.Sprintf("= %v (outside enum)", outside), outside, false)
-}
-
-func (c *corpus) bounds(s *apiextensionsv1.JSONSchemaProps, path []string) {
-	step := 1.0
-	if s.Type == "number" {
-		step = 0.5
-	}
-	num := func(f float64) any {
-		if s.Type == "integer" {
-			return int64(f)
+		if errs, err := validate.CRDStep(context.Background(), c.Base); err != nil || len(errs) > 0 {
+			t.Errorf("%s: the base object is refused: %v %v", gk, err, errs)
 		}
-		return f
+		t.Logf("%s: %d objects, %d schema nodes walked, %d not (deeper than %d), %d CEL rules, %d not broken",
+			gk.Kind, len(c.Cases)+1, c.Walked, c.Skipped, parity.MaxDepth(gk), len(c.Rules), len(unbroken))
+		parity.CheckRulesBroken(t, gk.Kind, unbroken)
 	}
-	if s.Minimum != nil {
-		c.add(path, fmt.Sprintf("= %v (minimum)", *s.Minimum), num(*s.Minimum), false)
-		c.add(path, fmt.Sprintf("= %v (below minimum)", *s.Minimum-step), num(*s.Minimum-step), false)
-	}
-	if s.Maximum != nil {
-		c.add(path, fmt.Sprintf("= %v (maximum)", *s.Maximum), num(*s.Maximum), false)
-		c.add(path, fmt.Sprintf("= %v (above maximum)", *s.Maximum+step), num(*s.Maximum+step), false)
-	}
-	if n := minLength(s); n > 0 {
-		c.add(path, fmt.Sprintf("of length %d (minLength)", n), strings.Repeat("a", n), false)
-		c.add(path, fmt.Sprintf("of length %d (below minLength)", n-1), strings.Repeat("a", n-1), false)
-	}
-	if s.MaxLength != nil && *s.MaxLength < 1<<16 {
-		n := int(*s.MaxLength)
-		c.add(path, fmt.Sprintf("of length %d (maxLength)", n), strings.Repeat("a", n), false)
-		c.add(path, fmt.Sprintf("of length %d (above maxLength)", n+1), strings.Repeat("a", n+1), false)
-	}
-	if s.Pattern != "" {
-		if v := synthString(s, 0); fits(s, v) {
-			c.add(path, fmt.Sprintf("= %q (pattern)", v), v, false)
-		}
-		for _, v := range outsidePattern {
-			if !matches(s.Pattern, v) {
-				c.add(path, fmt.Sprintf("= %q (outside pattern)", v), v, false)
-				break
-			}
-		}
-	}
-	if s.MinItems != nil && *s.MinItems > 0 {
-		n := int(*s.MinItems)
-		c.add(path, fmt.Sprintf("with %d items (minItems)", n), items(s, n), false)
-		c.add(path, fmt.Sprintf("with %d items (below minItems)", n-1), items(s, n-1), false)
-	}
-	if s.MaxItems != nil && *s.MaxItems <= 1000 {
-		n := int(*s.MaxItems)
-		c.add(path, fmt.Sprintf("with %d items (maxItems)", n), items(s, n), false)
-		c.add(path, fmt.Sprintf("with %d items (above maxItems)", n+1), items(s, n+1), false)
-	}
-}
-
-// scale adds the bounds the apiserver puts on the replicas of a kind with a scale subresource (an
-// int32, whatever the schema says).
-func (c *corpus) scale(sub *apiextensionsv1.CustomResourceSubresources) {
-	if sub == nil || sub.Scale == nil {
-		return
-	}
-	path := strings.Split(strings.TrimPrefix(sub.Scale.SpecReplicasPath, "."), ".")
-	c.add(path, "= 2147483647 (scale subresource: largest replicas)", int64(math.MaxInt32), false)
-	c.add(path, "= 2147483648 (scale subresource: above int32)", int64(math.MaxInt32)+1, false)
-}
-
-// lists adds two equal items to a set or a map list, which the apiserver refuses.
-func (c *corpus) lists(s *apiextensionsv1.JSONSchemaProps, path []string) {
-	if t := s.XListType; t != nil && (*t == "set" || *t == "map") {
-		item := synth(child(s, itemStep), 0)
-		c.add(path, "with a duplicate item (list-type "+*t+")", []any{item, item}, false)
-	}
-}
-
-// items is a list of n different items of s's item schema.
-func items(s *apiextensionsv1.JSONSchemaProps, n int) []any {
-	out := make([]any, n)
-	for i := range out {
-		out[i] = synth(child(s, itemStep), i)
-	}
-	return out
-}
-
-// nodes counts the schema nodes of s, itself included.
-func nodes(s *apiextensionsv1.JSONSchemaProps) int {
-	n := 1
-	for _, p := range s.Properties {
-		n += nodes(&p)
-	}
-	if s.Items != nil && s.Items.Schema != nil {
-		n += nodes(s.Items.Schema)
-	}
-	if s.AdditionalProperties != nil && s.AdditionalProperties.Schema != nil {
-		n += nodes(s.AdditionalProperties.Schema)
-	}
-	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// pathString is path as the apiserver prints a field path, the first item of a list as [0] and
-// the value of a map as [k].
-func pathString(path []string) string {
-	var b strings.Builder
-	for _, p := range path {
-		switch p {
-		case itemStep:
-			b.WriteString("[0]")
-		case mapStep:
-			b.WriteString("[" + mapKey + "]")
-		default:
-			if b.Len() > 0 {
-				b.WriteString(".")
-			}
-			b.WriteString(p)
-		}
-	}
-	if b.Len() == 0 {
-		return "<root>"
-	}
-	return b.String()
 }

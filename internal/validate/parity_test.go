@@ -13,17 +13,22 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apiextensionsclient "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	"k8s.io/apimachinery/pkg/api/equality"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/diff"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate/parity"
 )
+
+// crdStep judges as the CRD step alone, the judge of this parity.
+func crdStep(ctx context.Context, obj map[string]any) (field.ErrorList, error) {
+	return validate.CRDStep(ctx, obj)
+}
 
 // TestAccParity_CRDStep proves that the engine judges objects as the apiserver's CRD step does
 // (structural schema, defaults, metadata, list types, CEL rules): for each kind the engine knows,
@@ -45,32 +50,38 @@ func TestAccParity_CRDStep(t *testing.T) {
 	dyn := dynamic.NewForConfigOrDie(cfg)
 	namespace := parityNamespace(t, kubernetes.NewForConfigOrDie(cfg))
 	var objects, agreed int
-	for _, base := range baseObjects() {
-		gvk := gvkOf(base)
+	for _, base := range parity.BaseObjects() {
+		gvk := parity.GVKOf(base)
 		t.Run(gvk.Kind, func(t *testing.T) {
-			crd := servedCRD(t, ctx, crds, gvk.GroupKind())
+			crd, err := parity.ServedCRD(ctx, crds, gvk.GroupKind())
+			if err != nil {
+				t.Fatal(err)
+			}
 			sameSchema(t, crd, gvk)
-			c, unbroken, err := kindCorpus(ctx, crd, base, namespace)
+			c, unbroken, err := parity.ForKind(ctx, crd, base, namespace, crdStep)
 			if err != nil {
 				t.Fatal(err)
 			}
 			gvr := gvk.GroupVersion().WithResource(crd.Spec.Names.Plural)
-			cases := append([]corpusCase{{Change: "base object", Obj: c.base}}, c.cases...)
+			cases := append([]parity.Case{{Change: "base object", Obj: c.Base}}, c.Cases...)
 			var disagree, otherFields []string
 			for _, cc := range cases {
-				engine := engineVerdict(t, ctx, cc.Obj)
-				api := apiserverVerdict(t, ctx, dyn, gvr, cc.Obj)
-				if engine.refused != api.refused {
+				engine := parity.EngineVerdict(crdStep(ctx, cc.Obj))
+				api, _, err := parity.APIServerVerdict(ctx, dyn, gvr, cc.Obj)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if engine.Refused != api.Refused {
 					disagree = append(disagree, fmt.Sprintf("%s:\n    engine: %s\n    apiserver: %s", cc, engine, api))
-				} else if !slices.Equal(engine.fields, api.fields) {
-					otherFields = append(otherFields, fmt.Sprintf("%s: engine %v, apiserver %v", cc, engine.fields, api.fields))
+				} else if !slices.Equal(engine.Fields, api.Fields) {
+					otherFields = append(otherFields, fmt.Sprintf("%s: engine %v, apiserver %v", cc, engine.Fields, api.Fields))
 				}
 			}
 			objects += len(cases)
 			agreed += len(cases) - len(disagree)
 			t.Logf("%s: %d objects (%d schema nodes walked, %d deeper than %d not), %d CEL rules, %d not broken; verdicts agree on %d/%d",
-				gvk.Kind, len(cases), c.walked, c.skipped, maxDepth(gvk.GroupKind()), len(c.rules), len(unbroken), len(cases)-len(disagree), len(cases))
-			checkRulesBroken(t, gvk.Kind, unbroken)
+				gvk.Kind, len(cases), c.Walked, c.Skipped, parity.MaxDepth(gvk.GroupKind()), len(c.Rules), len(unbroken), len(cases)-len(disagree), len(cases))
+			parity.CheckRulesBroken(t, gvk.Kind, unbroken)
 			// Said, not failed: parity is of verdicts; the fields show where the sides' reasons part.
 			t.Logf("%s: the same error fields (none when accepted) on %d/%d objects", gvk.Kind, len(cases)-len(disagree)-len(otherFields), len(cases)-len(disagree))
 			for _, f := range otherFields {
@@ -82,81 +93,6 @@ func TestAccParity_CRDStep(t *testing.T) {
 		})
 	}
 	t.Logf("all kinds: verdicts agree on %d/%d objects, in %s", agreed, objects, time.Since(start).Round(time.Second))
-}
-
-// verdict is one side's judgement of an object.
-type verdict struct {
-	refused bool
-	why     string
-	fields  []string // the fields of the errors, sorted, once each
-}
-
-func (v verdict) String() string {
-	if !v.refused {
-		return "accepted"
-	}
-	return "refused: " + v.why
-}
-
-func engineVerdict(t *testing.T, ctx context.Context, obj map[string]any) verdict {
-	t.Helper()
-	errs, err := validate.CRDStep(ctx, obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(errs) == 0 {
-		return verdict{}
-	}
-	var fields []string
-	for _, e := range errs {
-		fields = append(fields, e.Field)
-	}
-	return verdict{refused: true, why: errs.ToAggregate().Error(), fields: sortedSet(fields)}
-}
-
-func sortedSet(s []string) []string {
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
-// apiserverVerdict creates obj with a server-side dry run: the apiserver judges it fully and
-// stores nothing.
-func apiserverVerdict(t *testing.T, ctx context.Context, dyn dynamic.Interface, gvr schema.GroupVersionResource, obj map[string]any) verdict {
-	t.Helper()
-	u := &unstructured.Unstructured{Object: obj}
-	_, err := dyn.Resource(gvr).Namespace(u.GetNamespace()).Create(ctx, u, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
-	switch {
-	case err == nil:
-		return verdict{}
-	case apierrors.IsInvalid(err) || apierrors.IsBadRequest(err):
-		var fields []string
-		if status, ok := err.(apierrors.APIStatus); ok && status.Status().Details != nil {
-			for _, c := range status.Status().Details.Causes {
-				fields = append(fields, c.Field)
-			}
-		}
-		return verdict{refused: true, why: err.Error(), fields: sortedSet(fields)}
-	}
-	t.Fatalf("dry-run create of %s: %v", u.GetKind(), err)
-	return verdict{}
-}
-
-// servedCRD is the CRD of gk the apiserver serves.
-func servedCRD(t *testing.T, ctx context.Context, crds interface {
-	List(context.Context, metav1.ListOptions) (*apiextensionsv1.CustomResourceDefinitionList, error)
-}, gk schema.GroupKind) *apiextensionsv1.CustomResourceDefinition {
-	t.Helper()
-	list, err := crds.List(ctx, metav1.ListOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, crd := range list.Items {
-		if crd.Spec.Group == gk.Group && crd.Spec.Names.Kind == gk.Kind {
-			return &list.Items[i]
-		}
-	}
-	t.Fatalf("the apiserver serves no CRD of %s", gk)
-	return nil
 }
 
 // sameSchema fails when the apiserver's CRD and the engine's differ in any version's schema or

@@ -1,9 +1,9 @@
-package validate_test
+package parity
 
-// baseObjects are hand-written minimal objects that both the engine and the apiserver accept, one
+// BaseObjects are hand-written minimal objects that both the engine and the apiserver accept, one
 // per kind the engine knows: each corpus object is one of them with one change. Namespaced ones get
 // their namespace from the test. Names are fixed: a dry-run create stores nothing.
-func baseObjects() []map[string]any {
+func BaseObjects() []map[string]any {
 	obj := func(apiVersion, kind string, spec map[string]any) map[string]any {
 		o := map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": "parity"}}
 		if spec != nil {

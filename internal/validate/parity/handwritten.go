@@ -1,4 +1,4 @@
-package validate_test
+package parity
 
 import (
 	"k8s.io/apimachinery/pkg/runtime"
@@ -7,20 +7,20 @@ import (
 // handWritten are objects that break CEL rules which need two fields changed together, which the
 // generator's one change cannot do; each is a base object with spec fields set, by kind. Path is
 // the node that carries the rule, so that breakRules finds the object.
-func handWritten(kind string, base map[string]any) []corpusCase {
-	with := func(path []string, change string, fields map[string]any) corpusCase {
+func handWritten(kind string, base map[string]any) []Case {
+	with := func(path []string, change string, fields map[string]any) Case {
 		obj := runtime.DeepCopyJSON(base)
 		spec := obj["spec"].(map[string]any)
 		for k, v := range runtime.DeepCopyJSON(fields) {
 			spec[k] = v
 		}
-		return corpusCase{Path: path, Change: change + " (hand-written)", Obj: obj}
+		return Case{Path: path, Change: change + " (hand-written)", Obj: obj}
 	}
 	spec := []string{"spec"}
 	alias := func(a string) map[string]any { return map[string]any{"alias": a} }
 	switch kind {
 	case "EC2NodeClass":
-		out := []corpusCase{
+		out := []Case{
 			with([]string{"spec", "amiSelectorTerms"}, "alias and a second term",
 				map[string]any{"amiSelectorTerms": []any{alias("al2023@latest"), map[string]any{"id": "ami-0123456789abcdef0"}}}),
 			with([]string{"spec", "amiSelectorTerms", itemStep, "alias"}, "a windows alias pinned to a version",
@@ -45,16 +45,16 @@ func handWritten(kind string, base map[string]any) []corpusCase {
 		}
 		return out
 	case "ResourceFlavor":
-		return []corpusCase{with([]string{"spec", "tolerations"}, "a value with operator Exists",
+		return []Case{with([]string{"spec", "tolerations"}, "a value with operator Exists",
 			map[string]any{"tolerations": []any{map[string]any{"key": "a", "operator": "Exists", "value": "x", "effect": "NoSchedule"}}})}
 	case "Topology":
-		return []corpusCase{with([]string{"spec", "levels"}, "the hostname level above another",
+		return []Case{with([]string{"spec", "levels"}, "the hostname level above another",
 			map[string]any{"levels": []any{map[string]any{"nodeLabel": "kubernetes.io/hostname"}, map[string]any{"nodeLabel": "topology.kubernetes.io/zone"}}})}
 	case "NodePool":
-		return []corpusCase{with(spec, "static (replicas) with a cpu limit",
+		return []Case{with(spec, "static (replicas) with a cpu limit",
 			map[string]any{"replicas": int64(1), "limits": map[string]any{"cpu": "10"}})}
 	case "NodeOverlay":
-		return []corpusCase{with([]string{"spec", "requirements"}, "NotIn without values",
+		return []Case{with([]string{"spec", "requirements"}, "NotIn without values",
 			map[string]any{"requirements": []any{map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": []any{}}}})}
 	}
 	return nil

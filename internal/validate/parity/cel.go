@@ -1,4 +1,4 @@
-package validate_test
+package parity
 
 import (
 	"context"
@@ -8,31 +8,28 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
 )
 
 // breakRules makes sure the corpus breaks every CEL rule it can: for each rule, the first of the
-// corpus's objects, else of the probes below the rule's node, that the engine refuses with that
+// corpus's objects, else of the probes below the rule's node, that the judge refuses with that
 // rule's message (an object added to the corpus). It returns the rules none breaks, with why.
-// The engine only picks the objects: the parity test judges them on both sides.
-func (c *corpus) breakRules(ctx context.Context) (unbroken map[string]string, err error) {
+// The judge only picks the objects: the parity test judges them on both sides.
+func (c *Corpus) breakRules(ctx context.Context, judge Judge) (unbroken map[string]string, err error) {
 	unbroken = map[string]string{}
 	judged := map[int]field.ErrorList{}
-	judge := func(obj map[string]any) (field.ErrorList, error) { return validate.CRDStep(ctx, obj) }
-	for _, r := range c.rules {
+	for _, r := range c.Rules {
 		name := pathString(r.Path) + ": " + ruleMessage(r.ValidationRule)
 		if strings.Contains(r.Rule, "oldSelf") {
-			unbroken[name] = transitionRule
+			unbroken[name] = TransitionRule
 			continue
 		}
 		broken := false
-		for i := range c.cases {
-			if !slices.Equal(c.cases[i].Path[:min(len(r.Path), len(c.cases[i].Path))], r.Path) {
+		for i := range c.Cases {
+			if !slices.Equal(c.Cases[i].Path[:min(len(r.Path), len(c.Cases[i].Path))], r.Path) {
 				continue
 			}
 			if _, ok := judged[i]; !ok {
-				if judged[i], err = judge(c.cases[i].Obj); err != nil {
+				if judged[i], err = judge(ctx, c.Cases[i].Obj); err != nil {
 					return nil, err
 				}
 			}
@@ -45,13 +42,13 @@ func (c *corpus) breakRules(ctx context.Context) (unbroken map[string]string, er
 			if broken {
 				break
 			}
-			errs, err := judge(p.Obj)
+			errs, err := judge(ctx, p.Obj)
 			if err != nil {
 				return nil, err
 			}
 			if broken = breaks(errs, r); broken {
 				p.Change += " (breaks the rule)"
-				c.cases = append(c.cases, p)
+				c.Cases = append(c.Cases, p)
 			}
 		}
 		if !broken {
@@ -61,9 +58,9 @@ func (c *corpus) breakRules(ctx context.Context) (unbroken map[string]string, er
 	return unbroken, nil
 }
 
-// transitionRule is why a rule on oldSelf is not broken: a create never runs it. Any other rule not
+// TransitionRule is why a rule on oldSelf is not broken: a create never runs it. Any other rule not
 // broken fails the tests: a rule the engine does not run cannot be broken by the engine's pick.
-const transitionRule = "transition rule (oldSelf): a create never runs it"
+const TransitionRule = "transition rule (oldSelf): a create never runs it"
 
 // ruleMessage is what the apiserver says when a rule fails (ruleMessageOrDefault in
 // apiextensions-apiserver's schema/cel, not exported).
@@ -76,7 +73,7 @@ func ruleMessage(r apiextensionsv1.ValidationRule) string {
 
 // breaks reports whether errs hold rule r's error. A rule with a messageExpression says what its
 // expression says: any error at its node then counts.
-func breaks(errs field.ErrorList, r ruleAt) bool {
+func breaks(errs field.ErrorList, r RuleAt) bool {
 	for _, e := range errs {
 		if e.Detail == ruleMessage(r.ValidationRule) {
 			return true
@@ -91,15 +88,15 @@ func breaks(errs field.ErrorList, r ruleAt) bool {
 
 // probes are objects with one change at or below path (at most two properties down): values of
 // each node's type that rules often refuse, the node removed, and objects with every field set.
-func (c *corpus) probes(path []string) []corpusCase {
-	var out []corpusCase
+func (c *Corpus) probes(path []string) []Case {
+	var out []Case
 	var visit func(s *apiextensionsv1.JSONSchemaProps, p []string, depth int)
 	visit = func(s *apiextensionsv1.JSONSchemaProps, p []string, depth int) {
 		if len(p) > len(path) {
-			out = append(out, corpusCase{Path: p, Change: "removed (probe)", Obj: withChange(c.base, c.root, p, nil, true)})
+			out = append(out, Case{Path: p, Change: "removed (probe)", Obj: withChange(c.Base, c.root, p, nil, true)})
 		}
 		for _, v := range alternatives(s) {
-			out = append(out, corpusCase{Path: p, Change: fmt.Sprintf("= %.60v (probe)", v), Obj: withChange(c.base, c.root, p, v, false)})
+			out = append(out, Case{Path: p, Change: fmt.Sprintf("= %.60v (probe)", v), Obj: withChange(c.Base, c.root, p, v, false)})
 		}
 		if depth == 2 {
 			return
