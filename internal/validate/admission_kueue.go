@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"sync"
 
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,23 +17,34 @@ import (
 func kueueGVK(kind string) schema.GroupVersionKind { return kueuev1beta2.GroupVersion.WithKind(kind) }
 
 // Kueue's webhooks, as its manager registers them (pkg/webhooks/webhooks.go): none needs a client
-// or a feature gate. Cohort registers a validator only.
+// or a feature gate. ClusterQueue and ResourceFlavor have a mutating webhook (a defaulter) and a
+// validating one; Cohort a validating one only.
 var (
-	admitClusterQueue   = kueueWebhook[*kueuev1beta2.ClusterQueue](&webhooks.ClusterQueueWebhook{}, &webhooks.ClusterQueueWebhook{})
-	admitResourceFlavor = kueueWebhook[*kueuev1beta2.ResourceFlavor](&webhooks.ResourceFlavorWebhook{}, &webhooks.ResourceFlavorWebhook{})
-	admitCohort         = kueueWebhook[*kueuev1beta2.Cohort](nil, &webhooks.CohortWebhook{})
+	mutateClusterQueue   = defaultingWebhook[*kueuev1beta2.ClusterQueue](kueueScheme, &webhooks.ClusterQueueWebhook{})
+	mutateResourceFlavor = defaultingWebhook[*kueuev1beta2.ResourceFlavor](kueueScheme, &webhooks.ResourceFlavorWebhook{})
+
+	admitClusterQueue   = kueueWebhook[*kueuev1beta2.ClusterQueue](&webhooks.ClusterQueueWebhook{})
+	admitResourceFlavor = kueueWebhook[*kueuev1beta2.ResourceFlavor](&webhooks.ResourceFlavorWebhook{})
+	admitCohort         = kueueWebhook[*kueuev1beta2.Cohort](&webhooks.CohortWebhook{})
 )
 
-// kueueWebhook admits as a Kueue webhook pair does on create: the mutating webhook's Default, then
-// the validating webhook's ValidateCreate. An update is judged as a create: ValidateUpdate would
-// need the live object (a GET), and Kueue's ClusterQueue, ResourceFlavor and Cohort validators
-// ignore it anyway in v0.17.0. The apiserver calls Default before the CRD checks; it runs here on
-// a typed copy after them, which gives the same verdict because Kueue's defaulters only add the
-// resource-in-use finalizer, which the CRD checks do not read.
+// kueueScheme knows Kueue's types, for the defaulting webhooks' decoder.
+var kueueScheme = sync.OnceValue(func() *runtime.Scheme {
+	s := runtime.NewScheme()
+	if err := kueuev1beta2.AddToScheme(s); err != nil {
+		panic(err) // only registers types: cannot fail
+	}
+	return s
+})
+
+// kueueWebhook admits as a Kueue validating webhook does on create: ValidateCreate on the object
+// as the mutating step and the CRD's checks left it. An update is judged as a create:
+// ValidateUpdate would need the live object (a GET), and Kueue's ClusterQueue, ResourceFlavor and
+// Cohort validators ignore it anyway in v0.17.0.
 func kueueWebhook[T interface {
 	runtime.Object
 	*O
-}, O any](d admission.Defaulter[T], v admission.Validator[T]) admitFunc {
+}, O any](v admission.Validator[T]) admitFunc {
 	return func(ctx context.Context, u map[string]any) (field.ErrorList, error) {
 		// The webhooks log through the context's logger; without one they would use
 		// controller-runtime's global logger, which the provider never sets and which then writes
@@ -41,11 +53,6 @@ func kueueWebhook[T interface {
 		obj := T(new(O))
 		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, obj); err != nil {
 			return nil, convertError(u["kind"], err)
-		}
-		if d != nil {
-			if err := d.Default(ctx, obj); err != nil {
-				return refusals(err), nil
-			}
 		}
 		_, err := v.ValidateCreate(ctx, obj)
 		return refusals(err), nil

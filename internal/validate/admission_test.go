@@ -84,6 +84,7 @@ func crdErrors(t *testing.T, obj map[string]any) field.ErrorList {
 	if err != nil || v == nil {
 		t.Fatal(err, v)
 	}
+	v.decode(u)
 	return v.validate(context.Background(), u)
 }
 

@@ -44,6 +44,6 @@ func EngineCRD(gk schema.GroupKind) (*apiextensionsv1.CustomResourceDefinition, 
 // CRDStep is Object without the admission step: what the apiserver decides from the CRD alone,
 // which is what a dry-run create judges when no webhook is installed (Argo has none at all).
 func CRDStep(ctx context.Context, obj any) (field.ErrorList, error) {
-	errs, _, _, err := checkCRD(ctx, obj)
+	errs, _, _, err := checkCRD(ctx, obj, false)
 	return errs, err
 }

@@ -104,25 +104,38 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 }
 
 // Object checks obj as the apiserver checks a custom resource it is asked to create: it prunes
-// unknown fields and applies the schema's defaults (on a copy), then validates metadata, the
-// OpenAPI schema, embedded resources, list types and, unless an error already makes them
-// pointless (as the apiserver decides), the CEL rules within the apiserver's cost budget. obj is
-// an *unstructured.Unstructured, a map, or any value that encodes to a Kubernetes object in JSON
-// (an apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is
-// for an object the engine cannot judge (a kind without a CRD here, or one that does not encode).
-// An object the CRD accepts then goes through upstream's admission code where it exports one
-// (admission.go); a refusal it words without a field has no Field (see Text).
+// unknown fields and applies the schema's defaults (on a copy), runs upstream's mutating webhook
+// where it has one (mutation.go), then validates metadata, the OpenAPI schema, embedded
+// resources, list types and, unless an error already makes them pointless (as the apiserver
+// decides), the CEL rules within the apiserver's cost budget. obj is an
+// *unstructured.Unstructured, a map, or any value that encodes to a Kubernetes object in JSON (an
+// apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is for an
+// object the engine cannot judge (a kind without a CRD here, or one that does not encode). An
+// object the CRD accepts then goes through upstream's validating admission code where it exports
+// one (admission.go); a refusal it words without a field has no Field (see Text).
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
-	errs, gvk, u, err := checkCRD(ctx, obj)
-	if err != nil || len(errs) > 0 {
-		return errs, err // the apiserver calls the validating webhooks only on an object it accepts
-	}
-	return admit(ctx, gvk, u)
+	_, errs, err := Admitted(ctx, obj)
+	return errs, err
 }
 
-// checkCRD is Object's CRD step: the object's kind, and the object as the CRD leaves it (pruned
-// and defaulted) for the admission step.
-func checkCRD(ctx context.Context, obj any) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
+// Admitted is Object's judgement with the object as the apiserver would store it when it accepts
+// it (pruned, defaulted, changed by the mutating webhook, without status; the metadata the
+// apiserver sets, such as uid, not set), nil when it refuses it.
+func Admitted(ctx context.Context, obj any) (map[string]any, field.ErrorList, error) {
+	errs, gvk, u, err := checkCRD(ctx, obj, true)
+	if err != nil || len(errs) > 0 {
+		return nil, errs, err // the apiserver calls the validating webhooks only on an object it accepts
+	}
+	if errs, err = admit(ctx, gvk, u); err != nil || len(errs) > 0 {
+		return nil, errs, err
+	}
+	return u, nil, nil
+}
+
+// checkCRD is Object's CRD step, with the mutating webhooks before it when webhooks is set: the
+// object's kind, and the object as the step leaves it (pruned and defaulted) for the validating
+// admission step.
+func checkCRD(ctx context.Context, obj any, webhooks bool) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
 	u, err := toJSONMap(obj)
 	if err != nil {
 		return nil, schema.GroupVersionKind{}, nil, err
@@ -141,17 +154,35 @@ func checkCRD(ctx context.Context, obj any) (field.ErrorList, schema.GroupVersio
 	if v == nil {
 		return nil, gvk, nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
 	}
+	// As the apiserver decodes the request.
+	v.decode(u)
+	if webhooks {
+		// Mutating admission runs on the decoded object, before the create's checks; the
+		// apiserver decodes the patched object again.
+		changed, refusal, err := mutate(ctx, gvk, u)
+		if err != nil || len(refusal) > 0 {
+			return refusal, gvk, nil, err
+		}
+		if changed {
+			v.decode(u)
+		}
+	}
 	return v.validate(ctx, u), gvk, u, nil
 }
 
-// validate runs the apiserver's steps on u, which it may change.
+// decode prunes unknown fields from u and applies the schema's defaults, as the apiserver does to
+// an object it decodes (and to one a mutating webhook patched).
+func (v *kindValidator) decode(u map[string]any) {
+	pruning.Prune(u, v.structural, true)
+	structuraldefaulting.Default(u, v.structural)
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, v.structural)
+}
+
+// validate runs the apiserver's create checks on the decoded u, which it may change.
 func (v *kindValidator) validate(ctx context.Context, u map[string]any) field.ErrorList {
 	if v.hasStatus {
 		delete(u, "status") // a create cannot set status (PrepareForCreate)
 	}
-	pruning.Prune(u, v.structural, true)
-	structuraldefaulting.Default(u, v.structural)
-	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(u, v.structural)
 
 	errs := v.validateMetadata(u)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u, v.schema)...)
