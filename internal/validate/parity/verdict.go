@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
 )
 
 // Verdict is one side's judgement of an object.
@@ -46,8 +48,23 @@ func EngineVerdict(errs field.ErrorList, err error) Verdict {
 	for _, e := range errs {
 		fields = append(fields, e.Field)
 	}
-	agg := errs.ToAggregate().Error()
-	return Verdict{Refused: true, Why: agg, Fields: sortedSet(fields), Denial: agg}
+	return Verdict{Refused: true, Why: errs.ToAggregate().Error(), Fields: sortedSet(fields), Denial: denial(errs)}
+}
+
+// denial is errs as a webhook words them: as an aggregate prints them (one error alone, else a
+// bracketed list, duplicates once), each as validate.Text prints it (a refusal without a field is
+// the webhook's plain words).
+func denial(errs field.ErrorList) string {
+	var texts []string
+	for _, e := range errs {
+		if t := validate.Text(e); !slices.Contains(texts, t) {
+			texts = append(texts, t)
+		}
+	}
+	if len(texts) == 1 {
+		return texts[0]
+	}
+	return "[" + strings.Join(texts, ", ") + "]"
 }
 
 func sortedSet(s []string) []string {
