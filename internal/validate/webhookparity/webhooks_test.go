@@ -85,7 +85,7 @@ func TestAccParity_Webhooks(t *testing.T) {
 			agreed += len(cases) - len(j.disagree)
 			exercised := checkWebhookCases(t, gvk.Kind, whCases, j.api[len(cases)-len(whCases):])
 			t.Logf("%s: %d objects (%d from the CRD corpus, %d for the webhook's rules); verdicts agree on %d/%d; "+
-				"refused by a webhook %d, by the CRD step %d; accepted %d, each stored as the engine admitted it",
+				"refused by a webhook %d, by the CRD step %d; accepted %d (each stored as the engine admitted it, or an error above)",
 				gvk.Kind, len(cases), len(cases)-len(whCases), len(whCases), len(cases)-len(j.disagree), len(cases),
 				j.byWebhook, j.refused-j.byWebhook, j.accepted)
 			t.Logf("%s: refused by a webhook in the engine's words %d/%d; by the CRD step with the same error fields %d/%d",
