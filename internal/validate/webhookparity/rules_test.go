@@ -42,9 +42,9 @@ var webhookRules = map[string][]string{
 // Limits of ClusterQueue's webhook that are literals in its code (validateTotalFlavors,
 // validateTotalCoveredResources, validateFlavorResourceCombinations), not CRD bounds.
 const (
-	maxTotalFlavors             = 256
-	maxTotalCoveredResources    = 256
-	maxFlavorResourcesPerGroups = 512
+	maxTotalFlavors            = 256
+	maxTotalCoveredResources   = 256
+	maxFlavorResourcesPerGroup = 512
 )
 
 // schemaLimits are the CRD's maxItems on a resource group's lists, within which the generated
@@ -136,9 +136,9 @@ func webhookCases(kind string, base map[string]any, lim schemaLimits) []webhookC
 			add("validateTotalCoveredResources", fmt.Sprintf("%d covered resources over the groups", n), n > maxTotalCoveredResources, "total number of covered resources across all resourceGroups must be ≤ 256",
 				rg(spread(n, lim.covered, lim.groups, func(i, covered int) (int, int) { return covered, 1 })...))
 		}
-		for _, n := range []int{maxFlavorResourcesPerGroups, maxFlavorResourcesPerGroups + 1} {
+		for _, n := range []int{maxFlavorResourcesPerGroup, maxFlavorResourcesPerGroup + 1} {
 			covered, flavors := factor(n, lim.covered, lim.flavors)
-			add("validateFlavorResourceCombinations", fmt.Sprintf("%d flavors × %d resources in one group", flavors, covered), n > maxFlavorResourcesPerGroups,
+			add("validateFlavorResourceCombinations", fmt.Sprintf("%d flavors × %d resources in one group", flavors, covered), n > maxFlavorResourcesPerGroup,
 				"number of flavor-resource combinations in a resourceGroup must be ≤ 512", rg(groupOf(0, covered, flavors)))
 		}
 	case "ResourceFlavor":
