@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// admitFunc is the admission step of one kind: upstream's own admission code run on an object
-// its CRD accepted (defaulted and pruned as the apiserver stores it). The error is for an object
+// admitFunc is the validating admission step of one kind: upstream's own admission code run on an
+// object its CRD accepted (pruned, defaulted and mutated as the apiserver stores it). The error is for an object
 // the step cannot judge.
 type admitFunc func(ctx context.Context, u map[string]any) (field.ErrorList, error)
 
