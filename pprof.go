@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"time"
 )
 
 // profileEnv names the file prefix of an opt-in CPU profile of the provider process.
@@ -13,7 +14,9 @@ const profileEnv = "MLPLATFORM_PPROF"
 // startCPUProfile starts a CPU profile into $MLPLATFORM_PPROF.<pid> when the variable is set, and
 // returns what stops it and writes the file, a heap profile of what is still live at the end
 // into $MLPLATFORM_PPROF.heap.<pid>, and the goroutines still running then (which hold what they
-// reference live) into $MLPLATFORM_PPROF.goroutine.<pid>.
+// reference live) into $MLPLATFORM_PPROF.goroutine.<pid>, and the peaks of the runtime's memory
+// figures while it ran into $MLPLATFORM_PPROF.mem.<pid>, with a heap profile taken at the live
+// heap's highest peak (above 32 MB) in $MLPLATFORM_PPROF.peakheap.<pid>.
 func startCPUProfile() (func(), error) {
 	prefix := os.Getenv(profileEnv)
 	if prefix == "" {
@@ -27,7 +30,9 @@ func startCPUProfile() (func(), error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", profileEnv, err)
 	}
+	mem := startMemSampler(5*time.Millisecond, fmt.Sprintf("%s.peakheap.%d", prefix, os.Getpid()))
 	return func() {
+		mem.stop(fmt.Sprintf("%s.mem.%d", prefix, os.Getpid()))
 		pprof.StopCPUProfile()
 		f.Close()
 		if h, err := os.Create(fmt.Sprintf("%s.heap.%d", prefix, os.Getpid())); err == nil {
