@@ -67,6 +67,7 @@ type bench struct {
 	rc       string // CLI configuration (filesystem mirror)
 	variants []variant
 	res      results
+	checks   validationCost
 	failed   []string
 }
 
@@ -109,7 +110,14 @@ func run(ctx context.Context, o options) error {
 		b.res.table(os.Stdout)
 		fmt.Println()
 		b.res.targets(os.Stdout)
+		fmt.Println()
+		b.checks.print(os.Stdout)
 	}()
+	if o.only["w100"] {
+		if b.checks, err = measureValidation(ctx); err != nil {
+			return fmt.Errorf("measuring the validation engine: %w", err)
+		}
+	}
 	if o.only["w100"] || o.only["w1000"] {
 		err := b.onCluster(ctx, false, func(kc string, cfg *rest.Config) error {
 			for _, w := range []workload{{"W100", 50}, {"W1000", 500}} {
