@@ -111,37 +111,60 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 // (an apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is
 // for an object the engine cannot judge (a kind without a CRD here, or one that does not encode).
 // An object the CRD accepts then goes through upstream's admission code where it exports one
-// (admission.go); a refusal it words without a field has no Field (see Text).
+// (admission.go); a refusal it words without a field has no Field (see Text). An object of a
+// built-in kind the provider writes (builtin.go) is judged as the apiserver's own validation of
+// that kind judges it, where that code is importable.
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
-	errs, gvk, u, err := checkCRD(ctx, obj)
+	u, gvk, err := decode(obj)
+	if err != nil {
+		return nil, err
+	}
+	if b, ok := builtins[gvk.GroupKind()]; ok {
+		return checkBuiltin(ctx, b, gvk, u)
+	}
+	errs, err := checkCRDMap(ctx, gvk, u)
 	if err != nil || len(errs) > 0 {
 		return errs, err // the apiserver calls the validating webhooks only on an object it accepts
 	}
 	return admit(ctx, gvk, u)
 }
 
-// checkCRD is Object's CRD step: the object's kind, and the object as the CRD leaves it (pruned
-// and defaulted) for the admission step.
-func checkCRD(ctx context.Context, obj any) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
+// decode is obj as JSON decodes it, and its kind.
+func decode(obj any) (map[string]any, schema.GroupVersionKind, error) {
 	u, err := toJSONMap(obj)
 	if err != nil {
-		return nil, schema.GroupVersionKind{}, nil, err
+		return nil, schema.GroupVersionKind{}, err
 	}
 	apiVersion, _ := u["apiVersion"].(string)
 	kind, _ := u["kind"].(string)
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
-		return nil, schema.GroupVersionKind{}, nil, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
+		return nil, schema.GroupVersionKind{}, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
 	}
-	gvk := gv.WithKind(kind)
-	v, err := validatorFor(gvk)
+	return u, gv.WithKind(kind), nil
+}
+
+// checkCRD is Object's CRD step: the object's kind, and the object as the CRD leaves it (pruned
+// and defaulted) for the admission step.
+func checkCRD(ctx context.Context, obj any) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
+	u, gvk, err := decode(obj)
 	if err != nil {
 		return nil, gvk, nil, err
 	}
-	if v == nil {
-		return nil, gvk, nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
+	errs, err := checkCRDMap(ctx, gvk, u)
+	return errs, gvk, u, err
+}
+
+// checkCRDMap is the CRD step on u, which it prunes and defaults.
+func checkCRDMap(ctx context.Context, gvk schema.GroupVersionKind, u map[string]any) (field.ErrorList, error) {
+	v, err := validatorFor(gvk)
+	if err != nil {
+		return nil, err
 	}
-	return v.validate(ctx, u), gvk, u, nil
+	if v == nil {
+		return nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
+	}
+	return v.validate(ctx, u), nil
 }
 
 // validate runs the apiserver's steps on u, which it may change.
