@@ -39,12 +39,19 @@ func kubeFinalizerName(name string, p *field.Path) field.ErrorList {
 	return field.ErrorList{field.Invalid(p, name, "name is neither a standard finalizer name nor is it fully qualified")}
 }
 
-// validateNamespace is ValidateNamespace (validation.go:8168) after PrepareForCreate, which adds
-// the "kubernetes" finalizer (a standard name).
+// validateNamespace is ValidateNamespace (validation.go:8168) after core/v1's SetDefaults_Namespace
+// (pkg/apis/core/v1/defaults.go:326), which labels the namespace with its name, and
+// PrepareForCreate, which adds the "kubernetes" finalizer (a standard name).
 func validateNamespace(_ context.Context, u map[string]any) (field.ErrorList, error) {
 	ns, err := typed[corev1.Namespace](u)
 	if err != nil {
 		return nil, err
+	}
+	if ns.Name != "" {
+		if ns.Labels == nil {
+			ns.Labels = map[string]string{}
+		}
+		ns.Labels[corev1.LabelMetadataName] = ns.Name
 	}
 	errs := kubeObjectMeta(&ns.ObjectMeta, false, metavalidation.ValidateNamespaceName)
 	for _, f := range ns.Spec.Finalizers {
