@@ -2,7 +2,6 @@ package validate
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -28,7 +27,8 @@ import (
 // matchConditions, auditAnnotations and validationActions.
 
 var (
-	policySpec  = field.NewPath("spec")
+	policySpec = field.NewPath("spec")
+	// celIdent and celReserved are isCELIdentifier's (validation.go:1330).
 	celIdent    = regexp.MustCompile("^[_a-zA-Z][_a-zA-Z0-9]*$")
 	celReserved = map[string]bool{"true": true, "false": true, "null": true, "in": true, "as": true, "break": true,
 		"const": true, "continue": true, "else": true, "for": true, "function": true, "if": true, "import": true,
@@ -55,26 +55,24 @@ func validatePolicy(_ context.Context, u map[string]any) (field.ErrorList, error
 	if mc := p.Spec.MatchConstraints; mc != nil {
 		errs = append(errs, matchSelectors(mc, policySpec.Child("matchConstraints"))...)
 	}
-	// createCompiler (validation.go:1316): composition only when there are variables, a new
-	// compiler per policy since it keeps their types.
-	compiler := statelessCompiler()
-	if len(p.Spec.Variables) > 0 {
-		c, err := plugincel.NewCompositedCompiler(environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()))
-		if err != nil {
-			return nil, fmt.Errorf("the CEL compiler of ValidatingAdmissionPolicy: %w", err)
-		}
-		compiler = c
-	}
-	hasParams := p.Spec.ParamKind != nil
+	pc := policyCompiler{hasParams: p.Spec.ParamKind != nil, vars: p.Spec.Variables}
 	for i, v := range p.Spec.Variables {
-		errs = append(errs, policyVariable(compiler, v, hasParams, policySpec.Child("variables").Index(i))...)
+		verrs, err := policyVariable(pc, i, v, policySpec.Child("variables").Index(i))
+		if err != nil {
+			return nil, err
+		}
+		errs = append(errs, verrs...)
 	}
 	if len(p.Spec.Validations) == 0 && len(p.Spec.AuditAnnotations) == 0 {
 		msg := "validations or auditAnnotations must contain at least one item"
 		return append(errs, field.Required(policySpec.Child("validations"), msg), field.Required(policySpec.Child("auditAnnotations"), msg)), nil
 	}
 	for i, v := range p.Spec.Validations {
-		errs = append(errs, policyValidation(compiler, v, hasParams, policySpec.Child("validations").Index(i))...)
+		verrs, err := policyValidation(pc, v, policySpec.Child("validations").Index(i))
+		if err != nil {
+			return nil, err
+		}
+		errs = append(errs, verrs...)
 	}
 	return errs, nil
 }
@@ -93,8 +91,8 @@ func matchSelectors(mc *admissionv1.MatchResources, p *field.Path) field.ErrorLi
 	return errs
 }
 
-// policyVariable is validateVariable (validation.go:999).
-func policyVariable(compiler plugincel.Compiler, v admissionv1.Variable, hasParams bool, p *field.Path) field.ErrorList {
+// policyVariable is validateVariable (validation.go:999) of the i-th variable.
+func policyVariable(pc policyCompiler, i int, v admissionv1.Variable, p *field.Path) (field.ErrorList, error) {
 	var errs field.ErrorList
 	if strings.TrimSpace(v.Name) == "" {
 		errs = append(errs, field.Required(p.Child("name"), "name is not specified"))
@@ -102,40 +100,38 @@ func policyVariable(compiler plugincel.Compiler, v admissionv1.Variable, hasPara
 		errs = append(errs, field.Invalid(p.Child("name"), v.Name, "must be a valid CEL identifier"))
 	}
 	if strings.TrimSpace(v.Expression) == "" {
-		return append(errs, field.Required(p.Child("expression"), "expression is not specified"))
+		return append(errs, field.Required(p.Child("expression"), "expression is not specified")), nil
 	}
-	c, ok := compiler.(*plugincel.CompositedCompiler)
-	if !ok {
-		return append(errs, field.InternalError(p, fmt.Errorf("variable composition is not allowed")))
+	cerr, err := pc.variable(i)
+	if cerr != nil {
+		errs = append(errs, celError(p.Child("expression"), v.Expression, cerr))
 	}
-	variable := &policyExpr{name: v.Name, expression: v.Expression, returns: variableTypes}
-	r := c.CompileAndStoreVariable(variable, plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions)
-	if r.Error != nil {
-		errs = append(errs, celError(p.Child("expression"), v.Expression, r.Error))
-	}
-	return errs
+	return errs, err
 }
 
 // policyValidation is validateValidation (validation.go:1034).
-func policyValidation(compiler plugincel.Compiler, v admissionv1.Validation, hasParams bool, p *field.Path) field.ErrorList {
+func policyValidation(pc policyCompiler, v admissionv1.Validation, p *field.Path) (field.ErrorList, error) {
 	var errs field.ErrorList
 	if strings.TrimSpace(v.Expression) == "" {
 		errs = append(errs, field.Required(p.Child("expression"), "expression is not specified"))
 	} else {
-		r := compiler.CompileCELExpression(&policyExpr{expression: v.Expression, returns: validationTypes},
-			plugincel.OptionalVariableDeclarations{HasParams: hasParams, HasAuthorizer: true}, environment.NewExpressions)
-		if r.Error != nil {
-			errs = append(errs, celError(p.Child("expression"), v.Expression, r.Error))
+		cerr, err := pc.condition(v.Expression, false)
+		if err != nil {
+			return nil, err
+		}
+		if cerr != nil {
+			errs = append(errs, celError(p.Child("expression"), v.Expression, cerr))
 		}
 	}
 	if trimmed := strings.TrimSpace(v.MessageExpression); len(v.MessageExpression) > 0 && trimmed == "" {
 		errs = append(errs, field.Invalid(p.Child("messageExpression"), v.MessageExpression, "must be non-empty if specified"))
 	} else if trimmed != "" {
-		// Upstream declares params here only when matchConditions may use them: a paramKind.
-		r := compiler.CompileCELExpression(&policyExpr{expression: v.MessageExpression, returns: messageTypes},
-			plugincel.OptionalVariableDeclarations{HasParams: hasParams}, environment.NewExpressions)
-		if r.Error != nil {
-			errs = append(errs, celError(p.Child("messageExpression"), v.MessageExpression, r.Error))
+		cerr, err := pc.condition(v.MessageExpression, true)
+		if err != nil {
+			return nil, err
+		}
+		if cerr != nil {
+			errs = append(errs, celError(p.Child("messageExpression"), v.MessageExpression, cerr))
 		}
 	}
 	if trimmed := strings.TrimSpace(v.Message); len(v.Message) > 0 && trimmed == "" {
@@ -146,7 +142,7 @@ func policyValidation(compiler plugincel.Compiler, v admissionv1.Validation, has
 	if v.Reason != nil && !slices.Contains(supportedReasons, string(*v.Reason)) {
 		errs = append(errs, field.NotSupported(p.Child("reason"), *v.Reason, supportedReasons))
 	}
-	return errs
+	return errs, nil
 }
 
 // policyExpr is one expression of a policy as the admission compiler takes it: what
