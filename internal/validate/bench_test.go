@@ -100,3 +100,52 @@ func BenchmarkAdmission(b *testing.B) {
 	})
 	b.Run("WorkflowTemplate", func(b *testing.B) { run(b, []map[string]any{workflowTemplate("train", "trainer:1")}) })
 }
+
+// BenchmarkValidate100BuiltinObjects is the built-in kinds' step on 100 objects: what 12 teams
+// write (namespace, service account, two Roles and RoleBindings, the project policy and its
+// binding) and 4 GPU Operator ConfigMaps.
+func BenchmarkValidate100BuiltinObjects(b *testing.B) {
+	var objs []map[string]any
+	for i := range 12 {
+		ns := fmt.Sprintf("team-%d", i)
+		role := map[string]any{"rules": []any{map[string]any{"apiGroups": []any{"argoproj.io"}, "resources": []any{"workflows"}, "verbs": []any{"get", "create"}}}}
+		binding := map[string]any{"roleRef": map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "member"},
+			"subjects": []any{map[string]any{"kind": "ServiceAccount", "name": "runner", "namespace": ns}, map[string]any{"kind": "Group", "name": "nlp"}}}
+		objs = append(objs,
+			builtinObject("v1", "Namespace", "", ns, nil),
+			builtinObject("v1", "ServiceAccount", ns, "runner", nil),
+			builtinObject("rbac.authorization.k8s.io/v1", "Role", ns, "member", role),
+			builtinObject("rbac.authorization.k8s.io/v1", "Role", ns, "executor", role),
+			builtinObject("rbac.authorization.k8s.io/v1", "RoleBinding", ns, "member", binding),
+			builtinObject("rbac.authorization.k8s.io/v1", "RoleBinding", ns, "executor", binding),
+			builtinObject("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy", "", "require-project-"+ns,
+				policySpecWith(`"mlplatform.io/project"`, "has(object.metadata.labels) && variables.projectLabel in object.metadata.labels")),
+			builtinObject("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding", "", "require-project-"+ns, map[string]any{"spec": map[string]any{
+				"policyName": "require-project-" + ns, "validationActions": []any{"Deny"},
+				"matchResources": map[string]any{"namespaceSelector": map[string]any{"matchLabels": map[string]any{"kubernetes.io/metadata.name": ns}}}}}))
+	}
+	for i := range 4 {
+		objs = append(objs, builtinObject("v1", "ConfigMap", "gpu-operator", fmt.Sprintf("config-%d", i), map[string]any{
+			"data": map[string]any{"config.yaml": "version: v1\nmig-configs:\n  all-1g.10gb: []\n"}}))
+	}
+	ctx := context.Background()
+	run := func(b *testing.B, objs []map[string]any) {
+		for b.Loop() {
+			for _, o := range objs {
+				if errs, err := Object(ctx, o); err != nil || len(errs) > 0 {
+					b.Fatal(err, errs)
+				}
+			}
+		}
+	}
+	b.Run("All", func(b *testing.B) { run(b, objs) })
+	b.Run("Policies", func(b *testing.B) {
+		var policies []map[string]any
+		for _, o := range objs {
+			if o["kind"] == "ValidatingAdmissionPolicy" {
+				policies = append(policies, o)
+			}
+		}
+		run(b, policies)
+	})
+}

@@ -46,8 +46,12 @@ func readCRD(name string) (*apiextensionsv1.CustomResourceDefinition, error) {
 	return crd, nil
 }
 
-// Known reports whether the engine holds the CRD of a group and kind.
+// Known reports whether the engine judges objects of a group and kind: it holds their CRD, or
+// it is a built-in kind the provider writes.
 func Known(gk schema.GroupKind) bool {
+	if _, ok := builtins[gk]; ok {
+		return true
+	}
 	_, ok := sources()[gk]
 	return ok
 }

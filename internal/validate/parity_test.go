@@ -48,7 +48,7 @@ func TestAccParity_CRDStep(t *testing.T) {
 	// Client-side rate limiting (5 requests a second by default) would be most of the run time.
 	cfg.QPS, cfg.Burst = 200, 200
 	dyn := dynamic.NewForConfigOrDie(cfg)
-	namespace := parityNamespace(t, kubernetes.NewForConfigOrDie(cfg))
+	namespace := parityNamespace(t, kubernetes.NewForConfigOrDie(cfg), "parity-crd")
 	var objects, agreed int
 	for _, base := range parity.BaseObjects() {
 		gvk := parity.GVKOf(base)
@@ -125,10 +125,11 @@ func sameSchema(t *testing.T, served *apiextensionsv1.CustomResourceDefinition, 
 	}
 }
 
-// parityNamespace is a namespace of this run for the namespaced kinds' dry runs, deleted at the end.
-func parityNamespace(t *testing.T, cs kubernetes.Interface) string {
+// parityNamespace is a namespace of this run and test for the namespaced kinds' dry runs,
+// deleted at the test's end (each test its own: one's cleanup must not race another's create).
+func parityNamespace(t *testing.T, cs kubernetes.Interface, test string) string {
 	t.Helper()
-	name := acctest.Name("validate-parity")
+	name := acctest.Name(test)
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
 	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), ns, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

@@ -112,7 +112,9 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 // apply configuration, a typed object); its apiVersion and kind pick the CRD. The error is for an
 // object the engine cannot judge (a kind without a CRD here, or one that does not encode). An
 // object the CRD accepts then goes through upstream's validating admission code where it exports
-// one (admission.go); a refusal it words without a field has no Field (see Text).
+// one (admission.go); a refusal it words without a field has no Field (see Text). An object of a
+// built-in kind the provider writes (builtin.go) is judged as the apiserver's own validation of
+// that kind judges it, where that code is importable.
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
 	_, errs, err := Admitted(ctx, obj)
 	return errs, err
@@ -122,7 +124,17 @@ func Object(ctx context.Context, obj any) (field.ErrorList, error) {
 // it (pruned, defaulted, changed by the mutating webhook, without status; the metadata the
 // apiserver sets, such as uid, not set), nil when it refuses it.
 func Admitted(ctx context.Context, obj any) (map[string]any, field.ErrorList, error) {
-	errs, gvk, u, err := checkCRD(ctx, obj, true)
+	u, gvk, err := decode(obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	if b, ok := builtins[gvk.GroupKind()]; ok {
+		if errs, err := checkBuiltin(ctx, b, gvk, u); err != nil || len(errs) > 0 {
+			return nil, errs, err
+		}
+		return u, nil, nil
+	}
+	errs, err := checkCRDMap(ctx, gvk, u, true)
 	if err != nil || len(errs) > 0 {
 		return nil, errs, err // the apiserver calls the validating webhooks only on an object it accepts
 	}
@@ -136,23 +148,38 @@ func Admitted(ctx context.Context, obj any) (map[string]any, field.ErrorList, er
 // object's kind, and the object as the step leaves it (pruned and defaulted) for the validating
 // admission step.
 func checkCRD(ctx context.Context, obj any, webhooks bool) (field.ErrorList, schema.GroupVersionKind, map[string]any, error) {
+	u, gvk, err := decode(obj)
+	if err != nil {
+		return nil, gvk, nil, err
+	}
+	errs, err := checkCRDMap(ctx, gvk, u, webhooks)
+	return errs, gvk, u, err
+}
+
+// decode is obj as JSON decodes it, and its kind.
+func decode(obj any) (map[string]any, schema.GroupVersionKind, error) {
 	u, err := toJSONMap(obj)
 	if err != nil {
-		return nil, schema.GroupVersionKind{}, nil, err
+		return nil, schema.GroupVersionKind{}, err
 	}
 	apiVersion, _ := u["apiVersion"].(string)
 	kind, _ := u["kind"].(string)
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
-		return nil, schema.GroupVersionKind{}, nil, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
+		return nil, schema.GroupVersionKind{}, fmt.Errorf("object of kind %q: apiVersion %q: %w", kind, apiVersion, err)
 	}
-	gvk := gv.WithKind(kind)
+	return u, gv.WithKind(kind), nil
+}
+
+// checkCRDMap is the CRD step on u, which it prunes and defaults, with the mutating webhooks
+// before it when webhooks is set.
+func checkCRDMap(ctx context.Context, gvk schema.GroupVersionKind, u map[string]any, webhooks bool) (field.ErrorList, error) {
 	v, err := validatorFor(gvk)
 	if err != nil {
-		return nil, gvk, nil, err
+		return nil, err
 	}
 	if v == nil {
-		return nil, gvk, nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
+		return nil, fmt.Errorf("no CRD of %s is compiled in", gvk.GroupKind())
 	}
 	// As the apiserver decodes the request.
 	v.decode(u)
@@ -161,13 +188,13 @@ func checkCRD(ctx context.Context, obj any, webhooks bool) (field.ErrorList, sch
 		// apiserver decodes the patched object again.
 		changed, refusal, err := mutate(ctx, gvk, u)
 		if err != nil || len(refusal) > 0 {
-			return refusal, gvk, nil, err
+			return refusal, err
 		}
 		if changed {
 			v.decode(u)
 		}
 	}
-	return v.validate(ctx, u), gvk, u, nil
+	return v.validate(ctx, u), nil
 }
 
 // decode prunes unknown fields from u and applies the schema's defaults, as the apiserver does to
