@@ -139,6 +139,7 @@ func (nodeClass) UpstreamPaths(kube.Kind) map[string]string {
 		"spec.placementGroupSelector.name":      "placement_group_name",
 		"spec.placementGroupSelector.id":        "placement_group_id",
 		"spec.tags":                             "tags_all",
+		"spec.metadataOptions.httpProtocolIPv6": "metadata_options.http_protocol_ipv6",
 	}
 }
 
@@ -320,10 +321,10 @@ func kubeletAttribute() schema.SingleNestedAttribute {
 }
 
 func metadataOptionsAttribute() schema.SingleNestedAttribute {
+	// The CRD's enums, for the descriptions: the validate engine checks them.
 	enum := func(desc string, def string, values ...string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault(def),
-			MarkdownDescription: desc + " One of " + code(values) + "; defaults to `" + def + "`.",
-			Validators:          []validator.String{stringvalidator.OneOf(values...)}}
+			MarkdownDescription: desc + " One of " + code(values) + "; defaults to `" + def + "`."}
 	}
 	return schema.SingleNestedAttribute{
 		Optional: true,
