@@ -178,3 +178,35 @@ func UpstreamAttribute(ctx context.Context, s schema.Schema, upstream string, re
 	}
 	return p, len(p.Steps()) > 0
 }
+
+// UpstreamRulePointer is implemented by a Spec some of whose objects' upstream rules are reported
+// on a parent field (a CEL rule on spec.preemption, a duplicate key on a list element) while one
+// attribute under it is what the user changes. It points; the rule stays upstream's.
+type UpstreamRulePointer interface {
+	UpstreamPointers(k kube.Kind) []UpstreamPointer
+}
+
+// UpstreamPointer names attribute To for an upstream error whose field is Field (each `[*]`
+// matches a list index, carried in order to the `[*]` of To) and whose text contains Message.
+type UpstreamPointer struct {
+	Field, Message, To string
+}
+
+// pointedAttribute is the attribute path a pointer of pointers names for an error on field
+// upstream with text text, as a path UpstreamAttribute reads.
+func pointedAttribute(upstream, text string, pointers []UpstreamPointer) (string, bool) {
+	steps := parseFieldPath(upstream)
+	for _, p := range pointers {
+		from := parseFieldPath(p.Field)
+		indexes, ok := matchPrefix(from, steps)
+		if !ok || len(from) != len(steps) || !strings.Contains(text, p.Message) {
+			continue
+		}
+		to := p.To
+		for _, i := range indexes {
+			to = strings.Replace(to, "[*]", "["+i+"]", 1)
+		}
+		return to, true
+	}
+	return "", false
+}

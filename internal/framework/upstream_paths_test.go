@@ -97,3 +97,23 @@ func TestUpstreamAttribute(t *testing.T) {
 		}
 	}
 }
+
+func TestPointedAttribute(t *testing.T) {
+	pointers := []UpstreamPointer{
+		{Field: "spec.preemption", Message: "borrowWithinCohort.Policy!=Never", To: "preemption.borrow_within_cohort.policy"},
+		{Field: "spec.resourceGroups[*].flavors[*]", Message: "Duplicate value", To: "resource_group[*].flavor[*].name"},
+	}
+	for _, tc := range []struct{ field, text, want string }{
+		{"spec.preemption", "spec.preemption: Invalid value: reclaimWithinCohort=Never and borrowWithinCohort.Policy!=Never", "preemption.borrow_within_cohort.policy"},
+		{"spec.resourceGroups[0].flavors[3]", `spec.resourceGroups[0].flavors[3]: Duplicate value: {"name":"a"}`, "resource_group[0].flavor[3].name"},
+		// another message, a field below or above the pattern: no pointer
+		{"spec.preemption", "spec.preemption: Invalid value: other", ""},
+		{"spec.resourceGroups[0].flavors[3].name", "Duplicate value", ""},
+		{"spec.resourceGroups[0]", "Duplicate value", ""},
+	} {
+		got, ok := pointedAttribute(tc.field, tc.text, pointers)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("%s %q: got %q, %v; want %q", tc.field, tc.text, got, ok, tc.want)
+		}
+	}
+}

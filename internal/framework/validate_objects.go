@@ -52,13 +52,20 @@ func (r *Resource[M, PM]) validateObjects(ctx context.Context, m *M, objs []Obje
 			s = &sch
 		}
 		errs = r.wordRefusals(m, o, errs, diags)
-		addUpstreamErrors(ctx, *s, r.renames(o.Ref.Kind), o.Ref, errs, diags)
+		addUpstreamErrors(ctx, *s, r.renames(o.Ref.Kind), r.pointers(o.Ref.Kind), o.Ref, errs, diags)
 	}
 }
 
 func (r *Resource[M, PM]) renames(k kube.Kind) map[string]string {
 	if u, ok := r.hooks().(UpstreamPathRenamer); ok {
 		return u.UpstreamPaths(k)
+	}
+	return nil
+}
+
+func (r *Resource[M, PM]) pointers(k kube.Kind) []UpstreamPointer {
+	if u, ok := r.hooks().(UpstreamRulePointer); ok {
+		return u.UpstreamPointers(k)
 	}
 	return nil
 }
@@ -80,13 +87,20 @@ func (r *Resource[M, PM]) wordRefusals(m *M, o Object, errs field.ErrorList, dia
 	return rest
 }
 
-// addUpstreamErrors puts each error on the attribute its field comes from, else on the resource;
-// the detail is upstream's error as the apiserver prints it, path included.
-func addUpstreamErrors(ctx context.Context, s schema.Schema, renames map[string]string, ref ObjectRef, errs field.ErrorList, diags *diag.Diagnostics) {
+// addUpstreamErrors puts each error on the attribute a pointer names or its field comes from, else
+// on the resource; the detail is upstream's error as the apiserver prints it, path included, after
+// "Attribute <path>: " as the framework's own validators word theirs, so that it names the attribute.
+func addUpstreamErrors(ctx context.Context, s schema.Schema, renames map[string]string, pointers []UpstreamPointer,
+	ref ObjectRef, errs field.ErrorList, diags *diag.Diagnostics,
+) {
 	summary := ref.String() + " would be refused by its CRD or upstream's admission checks"
 	for _, e := range errs {
-		if p, ok := UpstreamAttribute(ctx, s, e.Field, renames); ok {
-			diags.AddAttributeError(p, summary, validate.Text(e))
+		at, rn := e.Field, renames
+		if to, ok := pointedAttribute(e.Field, validate.Text(e), pointers); ok {
+			at, rn = to, nil
+		}
+		if p, ok := UpstreamAttribute(ctx, s, at, rn); ok {
+			diags.AddAttributeError(p, summary, "Attribute "+p.String()+": "+validate.Text(e))
 		} else {
 			diags.AddError(summary, validate.Text(e))
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
@@ -30,8 +31,6 @@ const (
 	defaultSpotWeight     = 20
 	defaultOnDemandWeight = 10
 )
-
-var durationPattern = `^(([0-9]+(s|m|h))+|Never)$`
 
 type gpuNodePoolModel struct {
 	framework.Metadata
@@ -304,8 +303,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		Default:             listdefault.StaticValue(defaultTaints())}
 	attrs["disruption"] = disruptionAttribute()
 	attrs["expire_after"] = schema.StringAttribute{Optional: true,
-		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h).",
-		Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 720h or Never")}}
+		MarkdownDescription: "How long a node lives before Karpenter replaces it, e.g. `720h`, or `Never`. Omitted: Karpenter's default (720h)."}
 	attrs["efa"] = schema.BoolAttribute{Optional: true,
 		MarkdownDescription: "The nodes carry EFA interfaces (their node class sets `efa_instance_type`, or `network_interfaces` " +
 			"with `efa-only` interfaces), so `supplies[*].resources` add `" + resourceEFA + "`, the EFA devices the AWS EFA device " +
@@ -316,8 +314,7 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "How long Karpenter waits for a node's pods when it drains the node (for drift, expiry or " +
 			"consolidation) before it deletes them anyway, e.g. `24h`, as the EKS GPU blueprints set so that a training run " +
 			"can finish or checkpoint. Omitted: Karpenter waits as long as pods' disruption budgets and " +
-			"`karpenter.sh/do-not-disrupt` ask, which may be forever.",
-		Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^([0-9]+(s|m|h))+$`), "must be a duration such as 24h or 90m")}}
+			"`karpenter.sh/do-not-disrupt` ask, which may be forever."}
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing tags (team, project, cost centre), on both the nodes and their EC2 instances and volumes. " +
 			"They become node labels, so GPU-hours can be summed per key in Kubernetes (e.g. kube-state-metrics node labels " +
@@ -390,21 +387,18 @@ func disruptionAttribute() schema.SingleNestedAttribute {
 		Attributes: map[string]schema.Attribute{
 			"consolidation_policy": schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault("WhenEmptyOrUnderutilized"),
 				MarkdownDescription: "`WhenEmpty` or `WhenEmptyOrUnderutilized` (default). For training, `WhenEmpty` avoids moving running jobs.",
-				Validators:          []validator.String{stringvalidator.OneOf("WhenEmpty", "WhenEmptyOrUnderutilized")}},
+				Validators: []validator.String{stringvalidator.OneOf(string(karpv1.ConsolidationPolicyWhenEmpty),
+					string(karpv1.ConsolidationPolicyWhenEmptyOrUnderutilized))}},
 			"consolidate_after": schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault("0s"),
-				MarkdownDescription: "How long a node must be consolidatable before it is removed, e.g. `10m`, or `Never`. Default `0s`.",
-				Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(durationPattern), "must be a duration such as 10m or Never")}},
+				MarkdownDescription: "How long a node must be consolidatable before it is removed, e.g. `10m`, or `Never`. Default `0s`."},
 			"budgets": schema.ListNestedAttribute{Optional: true,
 				MarkdownDescription: "Disruption budgets: how many nodes may be disrupted at once, optionally during a schedule.",
-				Validators:          []validator.List{listvalidator.SizeAtMost(50)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"nodes": schema.StringAttribute{Required: true, MarkdownDescription: "A count or percentage, e.g. `1` or `10%`.",
-						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^((100|[0-9]{1,2})%|[0-9]+)$`), "must be a count or a percentage")}},
+					"nodes": schema.StringAttribute{Required: true, MarkdownDescription: "A count or percentage, e.g. `1` or `10%`."},
 					"schedule": schema.StringAttribute{Optional: true, MarkdownDescription: "Cron schedule (UTC) when the budget starts; needs `duration`.",
 						Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRelative().AtParent().AtName("duration"))}},
 					"duration": schema.StringAttribute{Optional: true, MarkdownDescription: "How long the budget is active after each schedule hit, e.g. `8h`; needs `schedule`.",
-						Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRelative().AtParent().AtName("schedule")),
-							stringvalidator.RegexMatches(regexpMust(`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`), "must be minutes or hours, e.g. 8h")}},
+						Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRelative().AtParent().AtName("schedule"))}},
 				}}},
 		}}
 }

@@ -318,7 +318,7 @@ func TestGPUNodePool_invalidInputFailsAtPlan(t *testing.T) {
 		"more types than listed": {func(p string) string {
 			return strings.Replace(poolConfigTypes(p, `["p4de.24xlarge"]`), `instance_types = ["p4de.24xlarge"]`, `instance_types = ["p4de.24xlarge"], min_instance_types = 2`, 1)
 		}, `gpu.min_instance_types:\s+2 instance types must be available, but the\s+pool has 1`},
-		"grace period in days": {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `termination_grace_period = "1d"`), `must be a duration such as 24h`},
+		"grace period in days": {cfg(`on_demand = { max_gpus = 8 }` + "\n" + `termination_grace_period = "1d"`), `Attribute\s+termination_grace_period:\s+spec\.template\.spec\.terminationGracePeriod:\s+Invalid\s+value:\s+"1d":\s+spec\.template\.spec\.terminationGracePeriod\s+in\s+body\s+should\s+match`},
 		"negative cpu limit":   {cfg(`on_demand = { max_gpus = 8, max_cpu = "-1" }`), `on_demand.max_cpu[\s\S]*must be greater than or equal to 0`},
 		"memory not quantity":  {cfg(`on_demand = { max_gpus = 8, max_memory = "lots" }`), `"lots" is not a Kubernetes quantity`},
 		"EFA on a type without": {func(p string) string {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"maps"
 
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -18,13 +18,14 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-// Enums and limits from the EC2NodeClass CRD (karpenter-provider-aws pkg/apis/v1/ec2nodeclass.go).
+// The AMI families the EC2NodeClass CRD allows (its enum leaves out AMIFamilyUbuntu), from
+// Karpenter's constants; the EBS volume types for the descriptions only (the CRD's enum has no
+// Go constants: the validate engine checks it).
 var (
-	amiFamilies = []string{"AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"}
+	amiFamilies = []string{awsv1.AMIFamilyAL2, awsv1.AMIFamilyAL2023, awsv1.AMIFamilyBottlerocket, awsv1.AMIFamilyCustom,
+		awsv1.AMIFamilyWindows2019, awsv1.AMIFamilyWindows2022, awsv1.AMIFamilyWindows2025}
 	volumeTypes = []string{"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"}
 )
-
-const maxSelectorTerms = 30 // +kubebuilder:validation:MaxItems:=30
 
 type nodeClassModel struct {
 	framework.Metadata
@@ -112,6 +113,8 @@ var (
 	_ framework.PlanModifier                 = nodeClass{}
 	_ framework.ConfigChecker                = nodeClass{}
 	_ framework.ConfigValidatorsProvider     = nodeClass{}
+	_ framework.UpstreamPathRenamer          = nodeClass{}
+	_ framework.UpstreamRulePointer          = nodeClass{}
 )
 
 // NewNodeClassResource is mlplatform_node_class.
@@ -122,10 +125,42 @@ func NewNodeClassResource() resource.Resource {
 func (nodeClass) Kind() kube.Kind    { return ec2NodeClassKind }
 func (nodeClass) TypeSuffix() string { return "node_class" }
 
+// UpstreamPaths names the attributes whose names are not the EC2NodeClass's field names: selector
+// terms, block devices with their ebs fields flattened, the placement group selector, and the tags
+// written (tags_all: default_labels, billing and tags merged).
+func (nodeClass) UpstreamPaths(kube.Kind) map[string]string {
+	return map[string]string{
+		"spec.amiSelectorTerms":                 "ami_selector",
+		"spec.subnetSelectorTerms":              "subnet_selector",
+		"spec.securityGroupSelectorTerms":       "security_group_selector",
+		"spec.capacityReservationSelectorTerms": "capacity_reservation_selector",
+		"spec.blockDeviceMappings":              "block_device",
+		"spec.blockDeviceMappings[*].ebs":       "block_device[*]",
+		"spec.placementGroupSelector.name":      "placement_group_name",
+		"spec.placementGroupSelector.id":        "placement_group_id",
+		"spec.tags":                             "tags_all",
+		"spec.metadataOptions.httpProtocolIPv6": "metadata_options.http_protocol_ipv6",
+	}
+}
+
+// UpstreamPointers names the attribute to change for the CRD's CEL rules reported on a parent
+// field.
+func (nodeClass) UpstreamPointers(kube.Kind) []framework.UpstreamPointer {
+	return []framework.UpstreamPointer{
+		{Field: "spec", Message: "must specify exactly one of ['role', 'instanceProfile']", To: "role"},
+		{Field: "spec", Message: "must specify amiFamily if amiSelectorTerms does not contain an alias", To: "ami_family"},
+		{Field: "spec", Message: "amiFamily must be", To: "ami_family"},
+		{Field: "spec.kubelet", Message: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent",
+			To: "kubelet.image_gc_high_threshold_percent"},
+		{Field: "spec.placementGroupSelector", Message: "'name' and 'id' are mutually exclusive", To: "placement_group_name"},
+		{Field: "spec.blockDeviceMappings[*].ebs", Message: "snapshotID must be set when volumeInitializationRate is set",
+			To: "block_device[*].volume_initialization_rate"},
+	}
+}
+
 func tagMap(desc string, required bool) schema.MapAttribute {
 	return schema.MapAttribute{
 		ElementType: types.StringType, Optional: !required, Required: required, MarkdownDescription: desc,
-		Validators: []validator.Map{mapvalidator.SizeAtMost(20), nonEmptyTags{}},
 	}
 }
 
@@ -136,8 +171,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 	}
 	attrs["role"] = str("IAM role the nodes use; Karpenter creates an instance profile for it. Exactly one of `role` and `instance_profile`.",
 		stringvalidator.LengthAtLeast(1))
-	attrs["instance_profile"] = str("Existing IAM instance profile for the nodes. Exactly one of `role` and `instance_profile`.",
-		stringvalidator.LengthAtLeast(1))
+	attrs["instance_profile"] = str("Existing IAM instance profile for the nodes. Exactly one of `role` and `instance_profile`.")
 	attrs["ami_family"] = str("AMI family: one of "+code(amiFamilies)+". Required unless `ami_selector` uses an `alias`; "+
 		"with an alias it may only be the alias's family or `Custom`.", stringvalidator.OneOf(amiFamilies...))
 	attrs["ami_selector"] = schema.ListNestedAttribute{
@@ -145,11 +179,10 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "AMI selector terms (ORed). Either one term with an `alias` such as `al2023@latest` or " +
 			"`bottlerocket@v1.20.0` (EKS-optimised AMIs, with NVIDIA drivers on GPU instances), or terms by `id`, " +
 			"or by `tags`/`name`/`owner`/`ssm_parameter`. At most 30.",
-		Validators: []validator.List{listvalidator.SizeBetween(1, maxSelectorTerms)},
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-			"alias": str("`family@version`; family one of `al2`, `al2023`, `bottlerocket`, `windows2019`, `windows2022`, "+
-				"`windows2025` (Windows only `@latest`). Excludes every other field and term.", aliasValidator{}),
-			"id":            str("AMI id (`ami-...`); excludes the other fields.", stringvalidator.RegexMatches(amiIDPattern, "must be an AMI id (ami-...)")),
+			"alias": str("`family@version`; family one of `al2`, `al2023`, `bottlerocket`, `windows2019`, `windows2022`, " +
+				"`windows2025` (Windows only `@latest`). Excludes every other field and term."),
+			"id":            str("AMI id (`ami-...`); excludes the other fields."),
 			"name":          str("AMI name (the name field, not the Name tag)."),
 			"owner":         str("AMI owner: an account id, `self`, `amazon` or `aws-marketplace`."),
 			"ssm_parameter": str("Name or ARN of an SSM parameter holding the AMI id."),
@@ -203,12 +236,10 @@ func selectorAttribute(what string, withName bool) schema.ListNestedAttribute {
 		"tags": tagMap("Tags that select "+what+"s; `*` matches any value. At most 20.", false),
 	}
 	if withName {
-		attrs["id"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Security group id (`sg-...`).",
-			Validators: []validator.String{stringvalidator.RegexMatches(sgIDPattern, "must be a security group id (sg-...)")}}
+		attrs["id"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Security group id (`sg-...`)."}
 		attrs["name"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Security group name (not the Name tag)."}
 	} else {
-		attrs["id"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Subnet id (`subnet-...`).",
-			Validators: []validator.String{stringvalidator.RegexMatches(subnetIDPattern, "must be a subnet id (subnet-...)")}}
+		attrs["id"] = schema.StringAttribute{Optional: true, MarkdownDescription: "Subnet id (`subnet-...`)."}
 	}
 	fields := "`id` or `tags`"
 	if withName {
@@ -217,7 +248,6 @@ func selectorAttribute(what string, withName bool) schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		Required:            true,
 		MarkdownDescription: "Selector terms (ORed) for the " + what + "s of the nodes; each term sets exactly one of " + fields + ". 1 to 30.",
-		Validators:          []validator.List{listvalidator.SizeBetween(1, maxSelectorTerms)},
 		NestedObject:        schema.NestedAttributeObject{Attributes: attrs, Validators: []validator.Object{exactlyOneField{withName}}},
 	}
 }
@@ -227,16 +257,16 @@ func blockDeviceAttribute() schema.ListNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "EBS volumes of the nodes. At most one `root_volume` (mounted as kubelet's root " +
 			"directory, where images and ephemeral storage live: size it for large training images). At most 50.",
-		Validators: []validator.List{listvalidator.SizeAtMost(50), oneRootVolume{}},
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"device_name": schema.StringAttribute{Required: true, MarkdownDescription: "Device name, e.g. `/dev/xvda`."},
 			"root_volume": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether this volume is kubelet's root volume."},
 			"volume_size": schema.StringAttribute{Optional: true, MarkdownDescription: "Size with unit `Gi`, `G`, `Ti` or `T`, e.g. `200Gi` (at most 59000Gi / 64000G / 58Ti / 64T). " +
 				"Needed unless `snapshot_id` is set (the volume then takes the snapshot's size).",
-				Validators: []validator.String{stringvalidator.RegexMatches(volumeSizePattern, "must be a size such as 200Gi (units Gi, G, Ti, T)"),
+				// Parsed here, as Expand needs a quantity (the CRD's pattern is the validate engine's); the
+				// CRD does not need a size or a snapshot, but EC2 refuses a volume with neither.
+				Validators: []validator.String{framework.Quantity(),
 					stringvalidator.AtLeastOneOf(path.MatchRelative().AtParent().AtName("snapshot_id"))}},
-			"volume_type": schema.StringAttribute{Optional: true, MarkdownDescription: "EBS volume type: one of " + code(volumeTypes) + ".",
-				Validators: []validator.String{stringvalidator.OneOf(volumeTypes...)}},
+			"volume_type": schema.StringAttribute{Optional: true, MarkdownDescription: "EBS volume type: one of " + code(volumeTypes) + "."},
 			"iops": schema.Int64Attribute{Optional: true, MarkdownDescription: "Provisioned IOPS (gp3 3000-16000, io1/io2 100-64000).",
 				Validators: []validator.Int64{int64validator.Between(100, 64000)}},
 			"throughput": schema.Int64Attribute{Optional: true, MarkdownDescription: "gp3 throughput in MiB/s, 125-1000.",
@@ -249,8 +279,7 @@ func blockDeviceAttribute() schema.ListNestedAttribute {
 				Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^snap-[0-9a-z]+$`), "must be a snapshot id (snap-...)")}},
 			"volume_initialization_rate": schema.Int64Attribute{Optional: true, MarkdownDescription: "MiB/s at which EBS " +
 				"loads the snapshot's blocks (provisioned volume initialization), 100-300; needs `snapshot_id`.",
-				Validators: []validator.Int64{int64validator.Between(100, 300),
-					int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("snapshot_id"))}},
+			},
 		}},
 	}
 }
@@ -261,29 +290,25 @@ func kubeletAttribute() schema.SingleNestedAttribute {
 	resMap := func(desc string, keys []string) schema.MapAttribute {
 		return schema.MapAttribute{ElementType: types.StringType, Optional: true,
 			MarkdownDescription: desc + " Keys: " + code(keys) + ".",
-			Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(keys...)),
-				mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(nonNegative, "must not be negative"))}}
+			Validators:          []validator.Map{mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(nonNegative, "must not be negative"))}}
 	}
 	pct := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Optional: true, MarkdownDescription: desc, Validators: []validator.Int64{int64validator.Between(0, 100)}}
+		return schema.Int64Attribute{Optional: true, MarkdownDescription: desc}
 	}
 	return schema.SingleNestedAttribute{
 		Optional:            true,
 		MarkdownDescription: "The kubelet settings Karpenter supports (a subset of KubeletConfiguration).",
-		Validators:          []validator.Object{gcThresholds{}},
 		Attributes: map[string]schema.Attribute{
-			"max_pods": schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum pods per node.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)}},
-			"pods_per_core": schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per CPU core; capped by `max_pods`.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)}},
+			"max_pods":        schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum pods per node."},
+			"pods_per_core":   schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per CPU core; capped by `max_pods`."},
 			"system_reserved": resMap("Resources reserved for OS daemons.", reserved),
 			"kube_reserved":   resMap("Resources reserved for Kubernetes daemons.", reserved),
 			"eviction_hard":   resMap("Hard eviction thresholds.", signals),
 			"eviction_soft":   resMap("Soft eviction thresholds; each needs a grace period in `eviction_soft_grace_period`.", signals),
 			"eviction_soft_grace_period": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "How long each soft eviction threshold must be exceeded before pods are evicted, e.g. `1m30s`. Keys: " + code(signals) + ".",
-				Validators: []validator.Map{mapvalidator.KeysAre(stringvalidator.OneOf(signals...)),
-					mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(goDuration, "must be a duration such as 1m30s"))}},
+				// Parsed here, as Expand needs a duration.
+				Validators: []validator.Map{mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(goDuration, "must be a duration such as 1m30s"))}},
 			"eviction_max_pod_grace_period": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Longest grace period (seconds) given to pods evicted for a soft threshold."},
 			"image_gc_high_threshold_percent": pct("Disk usage percent above which image garbage collection always runs; above the low threshold."),
@@ -296,10 +321,10 @@ func kubeletAttribute() schema.SingleNestedAttribute {
 }
 
 func metadataOptionsAttribute() schema.SingleNestedAttribute {
+	// The CRD's enums, for the descriptions: the validate engine checks them.
 	enum := func(desc string, def string, values ...string) schema.StringAttribute {
 		return schema.StringAttribute{Optional: true, Computed: true, Default: stringDefault(def),
-			MarkdownDescription: desc + " One of " + code(values) + "; defaults to `" + def + "`.",
-			Validators:          []validator.String{stringvalidator.OneOf(values...)}}
+			MarkdownDescription: desc + " One of " + code(values) + "; defaults to `" + def + "`."}
 	}
 	return schema.SingleNestedAttribute{
 		Optional: true,
@@ -310,8 +335,7 @@ func metadataOptionsAttribute() schema.SingleNestedAttribute {
 			"http_protocol_ipv6": enum("Whether the IPv6 endpoint is on.", "disabled", "enabled", "disabled"),
 			"http_tokens":        enum("Whether IMDSv2 tokens are required.", "required", "required", "optional"),
 			"http_put_response_hop_limit": schema.Int64Attribute{Optional: true, Computed: true, Default: int64Default(1),
-				MarkdownDescription: "Hop limit of metadata PUT responses, 1-64; defaults to 1.",
-				Validators:          []validator.Int64{int64validator.Between(1, 64)}},
+				MarkdownDescription: "Hop limit of metadata PUT responses, 1-64; defaults to 1."},
 		},
 	}
 }

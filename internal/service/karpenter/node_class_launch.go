@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -62,28 +60,24 @@ func launchAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Selector terms (ORed) for the On-Demand Capacity Reservations and Capacity Blocks for ML " +
 				"the nodes may use; pools with the `reserved` capacity type launch into them first. Each term sets `id`, or " +
 				"any of `tags`, `owner_id` and `instance_match_criteria`. At most 30.",
-			Validators: []validator.List{listvalidator.SizeAtMost(maxSelectorTerms)},
 			NestedObject: schema.NestedAttributeObject{
 				Attributes: map[string]schema.Attribute{
 					"id": schema.StringAttribute{Optional: true, MarkdownDescription: "Reservation id (`cr-...`); excludes the other fields.",
-						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^cr-[0-9a-z]+$`), "must be a capacity reservation id (cr-...)"),
+						// The CRD's rules on a term are reported on the list; naming the field takes the rules.
+						Validators: []validator.String{
 							stringvalidator.ConflictsWith(sibling("tags"), sibling("owner_id"), sibling("instance_match_criteria")),
 							stringvalidator.AtLeastOneOf(sibling("tags"), sibling("instance_match_criteria"))}},
-					"tags": tagMap("Tags that select reservations; `*` matches any value. At most 20.", false),
-					"owner_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Account id (12 digits) owning the reservations, for shared ones.",
-						Validators: []validator.String{stringvalidator.RegexMatches(regexpMust(`^[0-9]{12}$`), "must be a 12-digit account id")}},
+					"tags":     tagMap("Tags that select reservations; `*` matches any value. At most 20.", false),
+					"owner_id": schema.StringAttribute{Optional: true, MarkdownDescription: "Account id (12 digits) owning the reservations, for shared ones."},
 					"instance_match_criteria": schema.StringAttribute{Optional: true,
-						MarkdownDescription: "`open` (reservations any matching instance may use) or `targeted` (only launches that name them).",
-						Validators:          []validator.String{stringvalidator.OneOf("open", "targeted")}},
+						MarkdownDescription: "`open` (reservations any matching instance may use) or `targeted` (only launches that name them)."},
 				},
 			}},
 		"placement_group_name": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Name of the placement group the nodes launch in (e.g. a cluster placement group for " +
-				"low-latency multi-node training). Conflicts with `placement_group_id`.",
-			Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.ConflictsWith(path.MatchRoot("placement_group_id"))}},
+				"low-latency multi-node training). Conflicts with `placement_group_id`."},
 		"placement_group_id": schema.StringAttribute{Optional: true,
-			MarkdownDescription: "Id of the placement group the nodes launch in (`pg-...`). Conflicts with `placement_group_name`.",
-			Validators:          []validator.String{stringvalidator.RegexMatches(regexpMust(`^pg-[0-9a-z]+$`), "must be a placement group id (pg-...)")}},
+			MarkdownDescription: "Id of the placement group the nodes launch in (`pg-...`). Conflicts with `placement_group_name`."},
 		"efa_instance_type": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "Lay out EFA for this instance type, e.g. `p5.48xlarge`: the primary ENA interface on network " +
 				"card 0, device 0, and an `efa-only` interface on every network card (card 0 on device 1, the others on " +
@@ -97,20 +91,17 @@ func launchAttributes() map[string]schema.Attribute {
 				"(p4d: 4, p5: 32): the primary ENA interface (`network_card_index = 0`, `device_index = 0`, " +
 				"`interface_type = \"interface\"`) and an `efa-only` interface per network card. Omitted: one ENA interface. " +
 				"At most 150, one per card and device index, and at most one `efa-only` per card.",
-			Validators: []validator.List{listvalidator.SizeAtMost(150), networkInterfacesValid{}},
+			Validators: []validator.List{networkInterfacesValid{}},
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index, from 0.",
-					Validators: []validator.Int64{int64validator.AtLeast(0)}},
-				"device_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card, from 0.",
-					Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index, from 0."},
+				"device_index":       schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card, from 0."},
 				"interface_type": schema.StringAttribute{Required: true, MarkdownDescription: "`interface` (ENA) or `efa-only`.",
 					Validators: []validator.String{stringvalidator.OneOf(interfaceENA, interfaceEFAOnly)}},
 			}}},
 		"associate_public_ip_address": schema.BoolAttribute{Optional: true,
 			MarkdownDescription: "Whether the nodes get public IP addresses. Omitted: the subnet's setting."},
 		"ip_prefix_count": schema.Int64Attribute{Optional: true,
-			MarkdownDescription: "IPv4 prefixes assigned to the primary network interface (prefix delegation).",
-			Validators:          []validator.Int64{int64validator.AtLeast(0)}},
+			MarkdownDescription: "IPv4 prefixes assigned to the primary network interface (prefix delegation)."},
 		"instance_store_policy": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "`RAID0`: the instance's local NVMe disks (8 x 3.8 TB on a p5.48xlarge) become one RAID-0 " +
 				"array holding containerd and kubelet state, so images and ephemeral storage (datasets, checkpoints " +
@@ -209,12 +200,13 @@ func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel, importing bool) 
 	return out
 }
 
-// networkInterfacesValid checks what the CRD's rules on networkInterfaces check: a primary ENA
-// interface on card 0, device 0; one interface per card and device index; one efa-only per card.
+// networkInterfacesValid checks two of the CRD's rules on networkInterfaces: one interface per card
+// and device index, one efa-only per card. The CRD reports them on the list; naming the element
+// takes the rule itself. Its rule that a primary interface is there is the validate engine's.
 type networkInterfacesValid struct{}
 
 func (networkInterfacesValid) Description(context.Context) string {
-	return "a primary interface (card 0, device 0, type interface), no card and device index twice, at most one efa-only per card"
+	return "no card and device index twice, at most one efa-only per card"
 }
 
 func (v networkInterfacesValid) MarkdownDescription(ctx context.Context) string {
@@ -231,7 +223,6 @@ func (networkInterfacesValid) ValidateList(ctx context.Context, req validator.Li
 	}
 	type slot struct{ card, device int64 }
 	seen, efa := map[slot]int{}, map[int64]int{}
-	primary := len(nics) == 0
 	for i, n := range nics {
 		if !known(n.NetworkCardIndex) || !known(n.DeviceIndex) || !known(n.InterfaceType) {
 			return
@@ -249,10 +240,5 @@ func (networkInterfacesValid) ValidateList(ctx context.Context, req validator.Li
 			}
 			efa[s.card] = i
 		}
-		primary = primary || (s == slot{} && n.InterfaceType.ValueString() == interfaceENA)
-	}
-	if !primary {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid network interfaces",
-			`the nodes need a primary interface: { network_card_index = 0, device_index = 0, interface_type = "interface" }`)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -84,6 +85,11 @@ func nodeConfigAttribute() schema.Attribute {
 
 // nodeConfigNeedsAL2023 refuses node_config with an AMI family other than AL2023.
 type nodeConfigNeedsAL2023 struct{}
+
+// aliasFamilies is the AMI family of each alias family.
+var aliasFamilies = map[string]string{"al2": awsv1.AMIFamilyAL2, "al2023": awsv1.AMIFamilyAL2023,
+	"bottlerocket": awsv1.AMIFamilyBottlerocket, "windows2019": awsv1.AMIFamilyWindows2019,
+	"windows2022": awsv1.AMIFamilyWindows2022, "windows2025": awsv1.AMIFamilyWindows2025}
 
 func (nodeConfigNeedsAL2023) Description(context.Context) string {
 	return "node_config needs the AL2023 AMI family"

@@ -1,6 +1,8 @@
 package kueue
 
 import (
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -60,6 +62,7 @@ var (
 	_ framework.DeleteExplainer[clusterQueueModel] = clusterQueue{}
 	_ framework.ConfigChecker                      = clusterQueue{}
 	_ framework.UpstreamPathRenamer                = clusterQueue{}
+	_ framework.UpstreamRulePointer                = clusterQueue{}
 )
 
 // NewClusterQueueResource is mlplatform_cluster_queue.
@@ -73,13 +76,25 @@ func (clusterQueue) TypeSuffix() string { return "cluster_queue" }
 // UpstreamPaths names the attributes whose names are not the ClusterQueue's field names: blocks
 // are singular, and a few fields are flattened.
 func (clusterQueue) UpstreamPaths(kube.Kind) map[string]string {
-	return map[string]string{
-		"spec.resourceGroups":                          "resource_group",
-		"spec.resourceGroups[*].flavors":               "resource_group[*].flavor",
-		"spec.resourceGroups[*].flavors[*].resources":  "resource_group[*].flavor[*].resource",
+	return withQuotaPaths(map[string]string{
 		"spec.cohortName":                              "cohort",
-		"spec.fairSharing.weight":                      "fair_sharing_weight",
 		"spec.admissionScope.admissionMode":            "admission_mode",
 		"spec.admissionChecksStrategy.admissionChecks": "admission_checks_strategy",
-	}
+	})
+}
+
+// UpstreamPointers names the attribute to change for Kueue's rules reported on a parent field:
+// the CEL rules of spec.preemption and spec.flavorFungibility (checked again, with the same
+// words, by the webhook), and the duplicate keys of the CRD's map lists.
+func (clusterQueue) UpstreamPointers(kube.Kind) []framework.UpstreamPointer {
+	return append(slices.Clone(quotaPointers),
+		framework.UpstreamPointer{Field: "spec.preemption", Message: "borrowWithinCohort.Policy!=Never",
+			To: "preemption.borrow_within_cohort.policy"},
+		framework.UpstreamPointer{Field: "spec.flavorFungibility", Message: "preference can only be set",
+			To: "flavor_fungibility.preference"},
+		framework.UpstreamPointer{Field: "spec.admissionChecksStrategy.admissionChecks[*]", Message: "Duplicate value",
+			To: "admission_checks_strategy[*].name"},
+		framework.UpstreamPointer{Field: "spec.admissionChecksStrategy.admissionChecks[*].onFlavors[*]", Message: "Duplicate value",
+			To: "admission_checks_strategy[*].on_flavors"},
+	)
 }

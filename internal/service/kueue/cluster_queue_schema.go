@@ -29,12 +29,6 @@ var (
 	fungibilityPrefs    = []string{string(kueuev1beta2.BorrowingOverPreemption), string(kueuev1beta2.PreemptionOverBorrowing)}
 )
 
-const (
-	maxAdmissionChecks       = 64  // AdmissionChecksStrategy.AdmissionChecks MinItems=1, MaxItems=64
-	maxAdmissionCheckName    = 316 // AdmissionCheckReference MinLength=1, MaxLength=316
-	maxAdmissionCheckFlavors = 64  // AdmissionCheckStrategyRule.OnFlavors MaxItems=64, listType=set
-)
-
 // oneOf is the Markdown list of allowed values, built from the slice the validator uses.
 func oneOf(values []string) string { return "one of " + codeList(values) }
 
@@ -71,7 +65,7 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 		Optional: true,
 		MarkdownDescription: "Weight of this queue under fair sharing (only used when fair sharing is enabled in Kueue's " +
 			"configuration), as a quantity such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
-		Validators: fairSharingWeight(),
+		Validators: []validator.String{framework.Quantity()},
 	}
 	attrs["admission_mode"] = schema.StringAttribute{
 		Optional: true,
@@ -86,22 +80,19 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 		Optional: true,
 		MarkdownDescription: "AdmissionChecks a workload must pass before admission, each for all flavors or for some. " +
 			"1 to 64, with unique names.",
-		Validators: []validator.List{listvalidator.SizeBetween(1, maxAdmissionChecks)},
+		// Not the CRD's MinItems: an empty list writes no admissionChecksStrategy, which Kueue would
+		// accept, but the user meant some checks.
+		Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "Name of the AdmissionCheck (1 to 316 characters).",
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, maxAdmissionCheckName)},
 			},
 			"on_flavors": schema.ListAttribute{
 				ElementType:         types.StringType,
 				Optional:            true,
 				MarkdownDescription: "Flavors the check runs for; unset means all. At most 64 unique ResourceFlavor names.",
-				Validators: []validator.List{
-					listvalidator.SizeAtMost(maxAdmissionCheckFlavors),
-					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(framework.DNSSubdomain()),
-				},
+				Validators:          []validator.List{listvalidator.ValueStringsAre(framework.DNSSubdomain())},
 			},
 		}},
 	}
@@ -134,7 +125,6 @@ func preemptionAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "When a pending workload may preempt admitted ones. `reclaim_within_cohort = \"Never\"` " +
 			"cannot be combined with a `borrow_within_cohort.policy` other than `Never`. Unset leaves Kueue's defaults (never preempt).",
-		Validators: []validator.Object{preemptionRule{}},
 		Attributes: map[string]schema.Attribute{
 			"reclaim_within_cohort": enum("Whether a workload that fits in this queue's nominal quota may preempt workloads "+
 				"of other queues in the cohort that borrow it.", reclaimPolicies, string(kueuev1beta2.PreemptionPolicyNever)),
@@ -162,7 +152,6 @@ func flavorFungibilityAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "Whether a workload tries the next flavor before borrowing or preempting in the current one. " +
 			"Unset leaves Kueue's defaults.",
-		Validators: []validator.Object{fungibilityRule{}},
 		Attributes: map[string]schema.Attribute{
 			"when_can_borrow": enum("What to do when the workload fits the current flavor only by borrowing.",
 				fungibilityPolicies, string(kueuev1beta2.MayStopSearch)),

@@ -2,7 +2,6 @@ package kueue
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -10,15 +9,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
-// The ClusterQueue's namespace_selector, checked as Kueue's webhook checks it
-// (ValidateClusterQueue calls apimachinery's ValidateLabelSelector).
+// The ClusterQueue's namespace_selector. Kueue's webhook checks it with apimachinery's
+// ValidateLabelSelector, which the validate engine runs; the attribute validators here are built
+// from apimachinery's own validation functions and operator constants.
 
 type labelSelectorModel struct {
 	MatchLabels      types.Map                  `tfsdk:"match_labels"`
@@ -53,7 +52,6 @@ func namespaceSelectorAttribute() schema.SingleNestedAttribute {
 				Optional:            true,
 				MarkdownDescription: "Label requirements a namespace must meet.",
 				NestedObject: schema.NestedAttributeObject{
-					Validators: []validator.Object{selectorRequirementRule{}},
 					Attributes: map[string]schema.Attribute{
 						"key": schema.StringAttribute{
 							Required:            true,
@@ -76,38 +74,6 @@ func namespaceSelectorAttribute() schema.SingleNestedAttribute {
 				},
 			},
 		},
-	}
-}
-
-// selectorRequirementRule is ValidateLabelSelectorRequirement's tie between operator and values.
-type selectorRequirementRule struct{}
-
-func (selectorRequirementRule) Description(context.Context) string {
-	return "values must be non-empty with In and NotIn, and empty with Exists and DoesNotExist"
-}
-func (r selectorRequirementRule) MarkdownDescription(ctx context.Context) string {
-	return r.Description(ctx)
-}
-
-func (selectorRequirementRule) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	var m selectorRequirementModel
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() ||
-		req.ConfigValue.As(ctx, &m, basetypes.ObjectAsOptions{}).HasError() || !known(m.Operator) || m.Values.IsUnknown() {
-		return
-	}
-	n := len(m.Values.Elements())
-	p := req.Path.AtName("values")
-	switch metav1.LabelSelectorOperator(m.Operator.ValueString()) {
-	case metav1.LabelSelectorOpIn, metav1.LabelSelectorOpNotIn:
-		if n == 0 {
-			resp.Diagnostics.AddAttributeError(p, "Missing values",
-				fmt.Sprintf("Attribute %s must list at least one value when operator is %q", p, m.Operator.ValueString()))
-		}
-	case metav1.LabelSelectorOpExists, metav1.LabelSelectorOpDoesNotExist:
-		if n > 0 {
-			resp.Diagnostics.AddAttributeError(p, "Values not allowed",
-				fmt.Sprintf("Attribute %s must be empty when operator is %q", p, m.Operator.ValueString()))
-		}
 	}
 }
 

@@ -290,7 +290,7 @@ func TestClusterQueue_invalidInputFailsAtPlan(t *testing.T) {
 		"empty check flavor": {"q", `admission_checks_strategy = [{ name = "prov", on_flavors = ["A100"] }]`, `on_flavors\[0\]: "A100" is not a valid Kubernetes name`},
 		"empty check list":   {"q", `admission_checks_strategy = []`, `admission_checks_strategy list must contain at least 1`},
 		"check name too long": {"q", fmt.Sprintf(`admission_checks_strategy = [{ name = %q }]`, strings.Repeat("a", 317)),
-			`name string length must be between 1 and 316`},
+			`Attribute admission_checks_strategy\[0\]\.name: spec\.admissionChecksStrategy\.admissionChecks\[0\]\.name: Too long: may not be more than 316`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

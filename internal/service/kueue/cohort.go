@@ -27,7 +27,11 @@ type cohortModel struct {
 
 type cohort struct{}
 
-var _ framework.ConfigChecker = cohort{}
+var (
+	_ framework.ConfigChecker       = cohort{}
+	_ framework.UpstreamPathRenamer = cohort{}
+	_ framework.UpstreamRulePointer = cohort{}
+)
 
 // NewCohortResource is mlplatform_cohort.
 func NewCohortResource() resource.Resource {
@@ -50,7 +54,7 @@ func (cohort) Schema(ctx context.Context) schema.Schema {
 		Optional: true,
 		MarkdownDescription: "Weight of this Cohort under fair sharing (only used when fair sharing is enabled in Kueue's " +
 			"configuration), as a quantity such as `1` or `0.5`; Kueue's default is `1`. `0` or more than `1n`.",
-		Validators: fairSharingWeight(),
+		Validators: []validator.String{framework.Quantity()},
 	}
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `Cohort` (kueue.x-k8s.io/v1beta2): ClusterQueues whose `cohort` names it borrow each " +
@@ -64,16 +68,23 @@ func (cohort) Schema(ctx context.Context) schema.Schema {
 	}
 }
 
-// ValidateConfig checks the quotas against each other and against `parent` (webhook validateCohort).
+// ValidateConfig makes the quota check Kueue reports on a resource group (quota_validate.go); the
+// validate engine runs Kueue's others.
 func (cohort) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var parent types.String
 	var groups []resourceGroupModel
-	if req.Config.GetAttribute(ctx, path.Root("parent"), &parent).HasError() ||
-		req.Config.GetAttribute(ctx, path.Root("resource_group"), &groups).HasError() {
+	if req.Config.GetAttribute(ctx, path.Root("resource_group"), &groups).HasError() {
 		return
 	}
-	cohortQuota.validateResourceGroups(groups, parent, &resp.Diagnostics)
+	validateResourceCounts(groups, &resp.Diagnostics)
 }
+
+// UpstreamPaths names the attributes whose names are not the Cohort's field names.
+func (cohort) UpstreamPaths(kube.Kind) map[string]string {
+	return withQuotaPaths(map[string]string{"spec.parentName": "parent"})
+}
+
+// UpstreamPointers: see quotaPointers.
+func (cohort) UpstreamPointers(kube.Kind) []framework.UpstreamPointer { return quotaPointers }
 
 func (cohort) Expand(_ context.Context, m *cohortModel, meta framework.ObjectMeta) (any, diag.Diagnostics) {
 	groups, diags := expandResourceGroups(m.ResourceGroups)

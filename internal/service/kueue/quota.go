@@ -2,6 +2,7 @@ package kueue
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,8 +23,7 @@ import (
 // validateResourceGroups) for both.
 
 // Limits from the CRD markers in kueue v0.17 apis/kueue/v1beta2/clusterqueue_types.go and the
-// webhook's totals (validateTotalFlavors, validateTotalCoveredResources,
-// validateFlavorResourceCombinations).
+// webhook's totals, for the descriptions only: the validate engine applies Kueue's own.
 const (
 	maxResourceGroups     = 16  // ResourceGroups +kubebuilder:validation:MaxItems=16
 	maxCoveredResources   = 64  // CoveredResources MinItems=1, MaxItems=64
@@ -33,6 +33,28 @@ const (
 	maxTotalCovered       = 256 // webhook validateTotalCoveredResources
 	maxFlavorResources    = 512 // webhook validateFlavorResourceCombinations, per resource group
 )
+
+// quotaPaths are the attributes of the quota fields whose names are not the API's: blocks are
+// singular, and the fair sharing weight is flattened (the webhook reports it on spec.fairSharing).
+var quotaPaths = map[string]string{
+	"spec.resourceGroups":                         "resource_group",
+	"spec.resourceGroups[*].flavors":              "resource_group[*].flavor",
+	"spec.resourceGroups[*].flavors[*].resources": "resource_group[*].flavor[*].resource",
+	"spec.fairSharing":                            "fair_sharing_weight",
+	"spec.fairSharing.weight":                     "fair_sharing_weight",
+}
+
+// withQuotaPaths is paths and quotaPaths.
+func withQuotaPaths(paths map[string]string) map[string]string {
+	maps.Copy(paths, quotaPaths)
+	return paths
+}
+
+// quotaPointers name a flavor listed twice in a resource group (the CRD's map list reports the
+// element) by its name, as the webhook does for a flavor listed in two groups.
+var quotaPointers = []framework.UpstreamPointer{{
+	Field: "spec.resourceGroups[*].flavors[*]", Message: "Duplicate value", To: "resource_group[*].flavor[*].name",
+}}
 
 type resourceGroupModel struct {
 	CoveredResources []types.String     `tfsdk:"covered_resources"`
@@ -81,7 +103,6 @@ func (o quotaOwner) resourceGroupBlock() schema.ListNestedBlock {
 			"`nvidia.com/gpu`, `cpu` and `memory` on GPU flavors. At most %d groups. A resource and a flavor may each "+
 			"appear in one group only; in all at most %d flavors and %d covered resources, and at most %d "+
 			"flavor-resource pairs per group.", maxResourceGroups, maxTotalFlavors, maxTotalCovered, maxFlavorResources),
-		Validators: []validator.List{listvalidator.SizeAtMost(maxResourceGroups)},
 		NestedObject: schema.NestedBlockObject{
 			Attributes: map[string]schema.Attribute{
 				"covered_resources": schema.ListAttribute{
@@ -90,17 +111,13 @@ func (o quotaOwner) resourceGroupBlock() schema.ListNestedBlock {
 					MarkdownDescription: fmt.Sprintf("The resources this group's flavors give quota for, e.g. `nvidia.com/gpu`, "+
 						"`nvidia.com/mig-1g.10gb`, `cpu`, `memory`: 1 to %d Kubernetes resource names. Each `flavor` has one "+
 						"`resource` block per entry, in this order.", maxCoveredResources),
-					Validators: []validator.List{
-						listvalidator.SizeBetween(1, maxCoveredResources),
-						listvalidator.ValueStringsAre(framework.QualifiedName()),
-					},
+					Validators: []validator.List{listvalidator.ValueStringsAre(framework.QualifiedName())},
 				},
 			},
 			Blocks: map[string]schema.Block{
 				"flavor": schema.ListNestedBlock{
 					MarkdownDescription: fmt.Sprintf("A ResourceFlavor and its quota for each covered resource: 1 to %d per "+
 						"group, each flavor at most once in the %s.", maxFlavorsPerGroup, o.kind),
-					Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeBetween(1, maxFlavorsPerGroup)},
 					NestedObject: schema.NestedBlockObject{
 						Attributes: map[string]schema.Attribute{
 							"name": schema.StringAttribute{
@@ -115,7 +132,6 @@ func (o quotaOwner) resourceGroupBlock() schema.ListNestedBlock {
 							"resource": schema.ListNestedBlock{
 								MarkdownDescription: fmt.Sprintf("The flavor's quota for one covered resource: one block per entry of "+
 									"`covered_resources`, in the same order (at most %d).", maxResourcesPerFlavor),
-								Validators: []validator.List{listvalidator.IsRequired(), listvalidator.SizeBetween(1, maxResourcesPerFlavor)},
 								NestedObject: schema.NestedBlockObject{
 									Attributes: map[string]schema.Attribute{
 										"name": schema.StringAttribute{

@@ -7,19 +7,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
-// Plan-time copies of the checks Kueue v0.17 makes on quotas. Each cites its source:
-// "CRD" is a marker in apis/kueue/v1beta2/*_types.go, "CEL" an XValidation rule there, and
-// "webhook" a function in pkg/webhooks (clusterqueue_webhook.go, cohort_webhook.go, common.go).
+// Kueue's rules on quotas are run at plan by the validate engine (its CRD, CEL rules and webhooks,
+// see framework.validateObjects). What stays here is what the engine cannot name an attribute for
+// without the rule's own logic, or does not run.
 
-// fairSharingWeight is a quantity (CRD: int-or-string with the quantity pattern; webhook
-// validateResourceQuantity: not negative) that is 0 or more than 10^-9 (webhook
-// validateFairSharing).
+// fairSharingWeight is a LocalQueue's weight: a quantity, 0 or more than 10^-9. Kueue's webhook
+// makes that check on ClusterQueue and Cohort weights (validateFairSharing), which the engine
+// runs; Kueue v0.17 has no LocalQueue webhook, so the engine would pass it.
 func fairSharingWeight() []validator.String {
 	return []validator.String{framework.Quantity(), fairSharingMinimum{}}
 }
@@ -45,107 +44,19 @@ func (fairSharingMinimum) ValidateString(_ context.Context, req validator.String
 	}
 }
 
-// validateResourceGroups makes the checks that span several quota attributes. parent is the
-// owner's `cohort` (ClusterQueue) or `parent` (Cohort); unknown values skip the checks that need them.
-func (o quotaOwner) validateResourceGroups(groups []resourceGroupModel, parent types.String, diags *diag.Diagnostics) {
-	root := path.Root("resource_group")
-	coveredAt := map[string]path.Path{}
-	flavorAt := map[string]path.Path{}
-	totalFlavors, totalCovered := 0, 0
+// validateResourceCounts is the CEL rule on ResourceGroup, size(flavor.resources) ==
+// size(coveredResources). Kueue reports it on the resource group; naming the flavor whose
+// resource blocks are off takes the rule itself.
+func validateResourceCounts(groups []resourceGroupModel, diags *diag.Diagnostics) {
 	for i, g := range groups {
-		gp := root.AtListIndex(i)
-		totalFlavors += len(g.Flavors)
-		totalCovered += len(g.CoveredResources)
-		// webhook validateResourceGroups: a resource is covered once, by one resource group.
-		for j, r := range g.CoveredResources {
-			if !known(r) {
-				continue
-			}
-			p := gp.AtName("covered_resources").AtListIndex(j)
-			if prev, dup := coveredAt[r.ValueString()]; dup {
-				diags.AddAttributeError(p, "Resource covered twice", fmt.Sprintf(
-					"Attribute %s: %q is already covered at %s: a resource may be covered by one resource group only, once",
-					p, r.ValueString(), prev))
-				continue
-			}
-			coveredAt[r.ValueString()] = p
-		}
-		pairs := 0
+		gp := path.Root("resource_group").AtListIndex(i)
 		for j, f := range g.Flavors {
-			fp := gp.AtName("flavor").AtListIndex(j)
-			pairs += len(f.Resources)
-			// webhook validateResourceGroups, and CRD listType=map on flavors: a flavor once per queue or cohort.
-			if known(f.Name) {
-				if prev, dup := flavorAt[f.Name.ValueString()]; dup {
-					diags.AddAttributeError(fp.AtName("name"), "Flavor listed twice", fmt.Sprintf(
-						"Attribute %s: flavor %q is already listed at %s: each flavor may appear once in a %s",
-						fp.AtName("name"), f.Name.ValueString(), prev, o.kind))
-				} else {
-					flavorAt[f.Name.ValueString()] = fp
-				}
-			}
-			// CEL on ResourceGroup: size(flavor.resources) == size(coveredResources).
 			if len(f.Resources) != len(g.CoveredResources) {
-				diags.AddAttributeError(fp.AtName("resource"), "Quotas do not match covered resources", fmt.Sprintf(
+				rp := gp.AtName("flavor").AtListIndex(j).AtName("resource")
+				diags.AddAttributeError(rp, "Quotas do not match covered resources", fmt.Sprintf(
 					"Attribute %s has %d blocks but %s lists %d resources: a flavor needs one resource block per covered resource",
-					fp.AtName("resource"), len(f.Resources), gp.AtName("covered_resources"), len(g.CoveredResources)))
+					rp, len(f.Resources), gp.AtName("covered_resources"), len(g.CoveredResources)))
 			}
-			for k, r := range f.Resources {
-				o.validateResourceQuota(r, rpath(fp, k), g.CoveredResources, k, parent, diags)
-			}
-		}
-		// webhook validateFlavorResourceCombinations.
-		if pairs > maxFlavorResources {
-			diags.AddAttributeError(gp, "Too many flavor-resource pairs", fmt.Sprintf(
-				"Attribute %s has %d flavor-resource pairs; at most %d are allowed per resource group", gp, pairs, maxFlavorResources))
-		}
-	}
-	// webhook validateTotalFlavors and validateTotalCoveredResources.
-	if totalFlavors > maxTotalFlavors {
-		diags.AddAttributeError(root, "Too many flavors", fmt.Sprintf(
-			"Attribute %s has %d flavors in all; at most %d are allowed", root, totalFlavors, maxTotalFlavors))
-	}
-	if totalCovered > maxTotalCovered {
-		diags.AddAttributeError(root, "Too many covered resources", fmt.Sprintf(
-			"Attribute %s covers %d resources in all; at most %d are allowed", root, totalCovered, maxTotalCovered))
-	}
-}
-
-func rpath(flavor path.Path, k int) path.Path { return flavor.AtName("resource").AtListIndex(k) }
-
-// validateResourceQuota checks one resource block, the k-th of its flavor.
-func (o quotaOwner) validateResourceQuota(r resourceQuotaModel, rp path.Path, covered []types.String, k int, parent types.String, diags *diag.Diagnostics) {
-	// webhook validateFlavorQuotas: the k-th quota is for the k-th covered resource.
-	if k < len(covered) && known(r.Name) && known(covered[k]) && r.Name.ValueString() != covered[k].ValueString() {
-		diags.AddAttributeError(rp.AtName("name"), "Quota out of order", fmt.Sprintf(
-			"Attribute %s is %q but covered_resources[%d] is %q: each flavor lists its resources in the order of covered_resources",
-			rp.AtName("name"), r.Name.ValueString(), k, covered[k].ValueString()))
-	}
-	// CEL on ClusterQueueSpec ("borrowingLimit must be nil when cohort is empty") and webhook
-	// validateLimit (borrowingLimit and lendingLimit, for ClusterQueues and Cohorts).
-	if parent.IsNull() {
-		for _, l := range []struct {
-			name string
-			v    types.String
-		}{{"borrowing_limit", r.BorrowingLimit}, {"lending_limit", r.LendingLimit}} {
-			if !l.v.IsNull() {
-				diags.AddAttributeError(rp.AtName(l.name), "Limit without "+o.parentAttr, fmt.Sprintf(
-					"Attribute %s may only be set when %s is set: a %s without %s has nothing to borrow from or lend to",
-					rp.AtName(l.name), o.parentAttr, o.kind, o.parentAttr))
-			}
-		}
-	}
-	// webhook validateLendingLimit (ClusterQueues only).
-	if o.lendingWithinNominal && known(r.LendingLimit) && known(r.NominalQuota) {
-		lend, err1 := resource.ParseQuantity(r.LendingLimit.ValueString())
-		nominal, err2 := resource.ParseQuantity(r.NominalQuota.ValueString())
-		if err1 == nil && err2 == nil && lend.Cmp(nominal) > 0 {
-			diags.AddAttributeError(rp.AtName("lending_limit"), "Lending limit above nominal quota", fmt.Sprintf(
-				"Attribute %s (%s) must be less than or equal to nominal_quota (%s)",
-				rp.AtName("lending_limit"), r.LendingLimit.ValueString(), r.NominalQuota.ValueString()))
 		}
 	}
 }
-
-// known reports whether v is neither null nor unknown.
-func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }

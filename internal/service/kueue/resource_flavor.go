@@ -3,8 +3,6 @@ package kueue
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,13 +23,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-// Limits from the ResourceFlavor CRD (kueue v0.17 apis/kueue/v1beta2/resourceflavor_types.go).
-const (
-	maxFlavorNodeLabels  = 8 // +kubebuilder:validation:MaxProperties=8
-	maxFlavorNodeTaints  = 8 // +kubebuilder:validation:MaxItems=8
-	maxFlavorTolerations = 8 // +kubebuilder:validation:MaxItems=8
-)
-
 type resourceFlavorModel struct {
 	framework.Metadata
 	NodeLabels   types.Map                   `tfsdk:"node_labels"`
@@ -42,6 +33,8 @@ type resourceFlavorModel struct {
 
 type resourceFlavor struct{}
 
+var _ framework.UpstreamRulePointer = resourceFlavor{}
+
 // NewResourceFlavorResource is mlplatform_resource_flavor.
 func NewResourceFlavorResource() resource.Resource {
 	return framework.NewResource[resourceFlavorModel](resourceFlavor{})
@@ -49,6 +42,12 @@ func NewResourceFlavorResource() resource.Resource {
 
 func (resourceFlavor) Kind() kube.Kind    { return resourceFlavorKind }
 func (resourceFlavor) TypeSuffix() string { return "resource_flavor" }
+
+// UpstreamPointers names topology_name for the CRD's CEL rule on spec that needs node labels with a
+// topology.
+func (resourceFlavor) UpstreamPointers(kube.Kind) []framework.UpstreamPointer {
+	return []framework.UpstreamPointer{{Field: "spec", Message: "at least one nodeLabel is required when topology is set", To: "topology_name"}}
+}
 
 func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 	// Kueue's CEL rules make these immutable once topologyName is set.
@@ -59,7 +58,7 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 		Optional:    true,
 		MarkdownDescription: "Labels of the nodes this flavor stands for; Kueue adds them as node affinity to admitted " +
 			"pods. At most 8. " + immutableWithTopology,
-		Validators:    framework.LabelMapValidators(mapvalidator.SizeAtMost(maxFlavorNodeLabels)),
+		Validators:    framework.LabelMapValidators(),
 		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(replaceMapIfTopology, immutableWithTopology, immutableWithTopology)},
 	}
 	attrs["node_taints"] = schema.ListNestedAttribute{
@@ -67,7 +66,7 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "Taints of the nodes this flavor stands for: a workload is admitted to the flavor only " +
 			"if its pods tolerate them. At most 8, unique by key and effect.",
 		NestedObject: schema.NestedAttributeObject{Attributes: framework.TaintAttributes()},
-		Validators:   []validator.List{listvalidator.SizeAtMost(maxFlavorNodeTaints), framework.TaintsUnique()},
+		Validators:   []validator.List{framework.TaintsUnique()},
 	}
 	attrs["tolerations"] = schema.ListNestedAttribute{
 		Optional: true,
@@ -77,17 +76,13 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 			Attributes: framework.TolerationAttributes(),
 			Validators: []validator.Object{framework.TolerationRules()},
 		},
-		Validators:    []validator.List{listvalidator.SizeAtMost(maxFlavorTolerations)},
 		PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplaceIf(replaceListIfTopology, immutableWithTopology, immutableWithTopology)},
 	}
 	attrs["topology_name"] = schema.StringAttribute{
 		Optional: true,
 		MarkdownDescription: "Name of the Kueue `Topology` for topology-aware scheduling. Needs at least one " +
 			"`node_labels` entry. It can be set on an existing flavor; once set, Kueue forbids changing it, so a change replaces the flavor.",
-		Validators: []validator.String{
-			framework.DNSSubdomain(),
-			topologyNeedsNodeLabels{},
-		},
+		Validators:    []validator.String{framework.DNSSubdomain()},
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(replaceStringIfTopology, immutableWithTopology, immutableWithTopology)},
 	}
 	return schema.Schema{
@@ -124,28 +119,6 @@ func replaceListIfTopology(ctx context.Context, req planmodifier.ListRequest, re
 
 func replaceStringIfTopology(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 	resp.RequiresReplace = hasTopology(ctx, req.State)
-}
-
-// topologyNeedsNodeLabels is Kueue's CEL rule "at least one nodeLabel is required when topology is set".
-type topologyNeedsNodeLabels struct{}
-
-func (topologyNeedsNodeLabels) Description(context.Context) string {
-	return "needs at least one node_labels entry"
-}
-func (v topologyNeedsNodeLabels) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (topologyNeedsNodeLabels) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() {
-		return
-	}
-	var labels types.Map
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("node_labels"), &labels)...)
-	if !labels.IsUnknown() && len(labels.Elements()) == 0 {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid topology_name",
-			"Attribute topology_name needs at least one node_labels entry (a Kueue ResourceFlavor rule)")
-	}
 }
 
 func (resourceFlavor) Expand(ctx context.Context, m *resourceFlavorModel, meta framework.ObjectMeta) (any, diag.Diagnostics) {

@@ -207,15 +207,15 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 	cases := map[string]struct{ name, body, want string }{
 		"invalid name":        {"GPU_Flavor", "", `Attribute name: "GPU_Flavor" is not a valid`},
 		"bad taint effect":    {"f", `node_taints = [{ key = "nvidia.com/gpu", effect = "NoRun" }]`, `Attribute node_taints\[0\]\.effect value must be one\s+of`},
-		"nine node labels":    {"f", "node_labels = {" + strings.Join(nineLabels, "\n") + "}", `Attribute node_labels map must contain at most 8`},
+		"nine node labels":    {"f", "node_labels = {" + strings.Join(nineLabels, "\n") + "}", `Attribute\s+node_labels:\s+spec\.nodeLabels:\s+Too\s+many:\s+9:\s+must\s+have\s+at\s+most\s+8\s+items`},
 		"bad label key":       {"f", `node_labels = { "-bad" = "x" }`, `"-bad" is not a valid Kubernetes key`},
 		"bad label value":     {"f", `labels = { team = "not valid!" }`, `Attribute labels\["team"\]: "not valid!" is not a\s+valid`},
 		"duplicate taint":     {"f", `node_taints = [{ key = "a", effect = "NoSchedule" }, { key = "a", effect = "NoSchedule" }]`, `Attribute node_taints\[1\]: taint 1 repeats taint 0`},
-		"nine tolerations":    {"f", "tolerations = [" + strings.Repeat(`{ operator = "Exists" },`, 9) + "]", `Attribute tolerations list must contain at most 8`},
+		"nine tolerations":    {"f", "tolerations = [" + strings.Repeat(`{ operator = "Exists" },`, 9) + "]", `Attribute\s+tolerations:\s+spec\.tolerations:\s+Too\s+many:\s+9:\s+must\s+have\s+at\s+most\s+8\s+items`},
 		"empty key, Equal":    {"f", `tolerations = [{ value = "x" }]`, `Attribute tolerations\[0\]\.operator must be "Exists"`},
 		"seconds, NoSchedule": {"f", `tolerations = [{ key = "a", operator = "Exists", effect = "NoSchedule", toleration_seconds = 10 }]`, `Attribute tolerations\[0\]\.toleration_seconds may only be set`},
 		"Exists with value":   {"f", `tolerations = [{ key = "a", operator = "Exists", value = "x" }]`, `Attribute tolerations\[0\]\.value must be empty`},
-		"topology, no labels": {"f", `topology_name = "default"`, `Attribute topology_name needs at least one`},
+		"topology, no labels": {"f", `topology_name = "default"`, `Attribute\s+topology_name:\s+spec:\s+Invalid\s+value:[\s\S]*?at\s+least\s+one\s+nodeLabel\s+is\s+required\s+when\s+topology\s+is\s+set`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -23,9 +23,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-// maxTopologyLevels is the CRD's MaxItems on spec.levels (kueue v0.17 apis/kueue/v1beta2/topology_types.go).
-const maxTopologyLevels = 16
-
 type topologyModel struct {
 	framework.Metadata
 	Levels types.List `tfsdk:"levels"`
@@ -33,7 +30,10 @@ type topologyModel struct {
 
 type topology struct{}
 
-var _ framework.DeleteExplainer[topologyModel] = topology{}
+var (
+	_ framework.DeleteExplainer[topologyModel] = topology{}
+	_ framework.UpstreamPathRenamer            = topology{}
+)
 
 // NewTopologyResource is mlplatform_topology.
 func NewTopologyResource() resource.Resource {
@@ -42,6 +42,11 @@ func NewTopologyResource() resource.Resource {
 
 func (topology) Kind() kube.Kind    { return topologyKind }
 func (topology) TypeSuffix() string { return "topology" }
+
+// UpstreamPaths: `levels` holds each level's node label.
+func (topology) UpstreamPaths(kube.Kind) map[string]string {
+	return map[string]string{"spec.levels[*].nodeLabel": "levels[*]"}
+}
 
 func (topology) Schema(ctx context.Context) schema.Schema {
 	attrs := framework.MetadataAttributes("Topology")
@@ -52,8 +57,10 @@ func (topology) Schema(ctx context.Context) schema.Schema {
 			"\"topology.k8s.aws/network-node-layer-2\", \"topology.k8s.aws/network-node-layer-3\", \"kubernetes.io/hostname\"]`. " +
 			"1 to 16 unique label keys; `kubernetes.io/hostname` only as the last. Kueue forbids changing them, so a change " +
 			"replaces the Topology.",
+		// The CRD reports its hostname rule on spec.levels: kept to name the level. Uniqueness is
+		// kept with it: a list that breaks both is refused at validate by the hostname rule, before
+		// the validate engine runs, and would otherwise not be told that it repeats a level.
 		Validators: []validator.List{
-			listvalidator.SizeBetween(1, maxTopologyLevels),
 			listvalidator.UniqueValues(),
 			listvalidator.ValueStringsAre(framework.QualifiedName()),
 			hostnameLevelLast{},

@@ -129,8 +129,8 @@ func TestTopology_invalidInputFailsAtPlan(t *testing.T) {
 		levels []string
 		want   string
 	}{
-		"none":               {[]string{}, `Attribute levels list must contain at least 1 elements`},
-		"too many":           {seventeen, `Attribute levels list must contain at least 1 elements and at most 16`},
+		"none":               {[]string{}, `Attribute levels: spec\.levels: Required value`},
+		"too many":           {seventeen, `Attribute levels: spec\.levels: Too many: 17: must have at most 16 items`},
 		"duplicate":          {[]string{"kubernetes.io/hostname", "kubernetes.io/hostname"}, `This attribute contains duplicate values`},
 		"hostname not last":  {[]string{"kubernetes.io/hostname", "topology.kubernetes.io/zone"}, `kubernetes.io/hostname can only be the last`},
 		"not a label key":    {[]string{"Bad Label"}, `levels\[0\]`},

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -19,10 +18,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
-
-// maxPriorityDescription is the CRD's +kubebuilder:validation:MaxLength=2048 on description
-// (kueue v0.17 apis/kueue/v1beta2/workloadpriorityclass_types.go).
-const maxPriorityDescription = 2048
 
 type workloadPriorityClassModel struct {
 	framework.Metadata
@@ -46,13 +41,13 @@ func (workloadPriorityClass) Schema(ctx context.Context) schema.Schema {
 		Required: true,
 		MarkdownDescription: "The priority workloads of this class get: higher is admitted first and may preempt lower, " +
 			"as the ClusterQueue's `preemption` allows. A 32-bit integer. A change applies to workloads created afterwards only.",
-		// CRD: value is an int32.
+		// CRD: value is an int32. Kept: the validate engine's error for a number beyond int32 names
+		// no field.
 		Validators: []validator.Int64{int64validator.Between(math.MinInt32, math.MaxInt32)},
 	}
 	attrs["description"] = schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "When to use this class, for the people submitting jobs. At most 2048 characters.",
-		Validators:          []validator.String{stringvalidator.LengthAtMost(maxPriorityDescription)},
 	}
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `WorkloadPriorityClass` (kueue.x-k8s.io/v1beta2): a priority for workloads, chosen " +

@@ -93,7 +93,7 @@ func TestWorkloadPriorityClass_invalidInputFailsAtPlan(t *testing.T) {
 		"invalid name":         {"High", "value = 1", `Attribute name: "High" is not a valid`},
 		"value beyond int32":   {"high", "value = 2147483648", `Attribute value value must be between -2147483648 and 2147483647`},
 		"no value":             {"high", "", `The argument "value" is required`},
-		"description too long": {"high", fmt.Sprintf("value = 1\ndescription = %q", strings.Repeat("x", 2049)), `Attribute description string length must be at most 2048`},
+		"description too long": {"high", fmt.Sprintf("value = 1\ndescription = %q", strings.Repeat("x", 2049)), `Attribute description: description: Too long: may not be more than 2048 bytes`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
