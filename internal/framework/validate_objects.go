@@ -88,12 +88,14 @@ func (r *Resource[M, PM]) wordRefusals(m *M, o Object, errs field.ErrorList, dia
 }
 
 // addUpstreamErrors puts each error on the attribute a pointer names or its field comes from, else
-// on the resource; the detail is upstream's error as the apiserver prints it, path included, after
-// "Attribute <path>: " as the framework's own validators word theirs, so that it names the attribute.
+// on the resource. The summary says the cluster would refuse the object (by its CRD or built-in
+// validation, or upstream's admission code, as package validate judged it); the detail is
+// upstream's error as the apiserver prints it, path included, after "Attribute <path>: " as the
+// framework's own validators word theirs, so that it names the attribute.
 func addUpstreamErrors(ctx context.Context, s schema.Schema, renames map[string]string, pointers []UpstreamPointer,
 	ref ObjectRef, errs field.ErrorList, diags *diag.Diagnostics,
 ) {
-	summary := ref.String() + " would be refused by its CRD or upstream's admission checks"
+	summary := ref.String() + " would be refused by the cluster"
 	for _, e := range errs {
 		at, rn := e.Field, renames
 		if to, ok := pointedAttribute(e.Field, validate.Text(e), pointers); ok {

@@ -23,7 +23,7 @@ resource "mlplatform_gpu_node_pool" "test" {
   node_labels = { "kubernetes.io/hostname" = "gpu-1" }
 }
 `, "crd-rules")
-		}, `(?s)NodePool\s+crd-rules-on-demand\s+would\s+be\s+refused\s+by\s+its\s+CRD.*` +
+		}, `(?s)NodePool\s+crd-rules-on-demand\s+would\s+be\s+refused\s+by\s+the\s+cluster.*` +
 			`node_labels\s+=.*` +
 			`spec.template.metadata.labels:\s+Invalid\s+value:\s+label\s+"kubernetes.io/hostname"\s+is\s+restricted`},
 	})
