@@ -136,7 +136,7 @@ func TestNodeClass_invalidInputFailsAtPlan(t *testing.T) {
 	refuseAtPlan(t, map[string]tc{
 		"reserved tag":     {base(`tags = { "karpenter.sh/nodepool" = "x" }`), `tag key "karpenter.sh/nodepool" is refused`},
 		"cluster tag":      {base(`tags = { "kubernetes.io/cluster/demo" = "owned" }`), `kubernetes.io/cluster/\* is reserved`},
-		"role and profile": {base(`instance_profile = "p"`), `Attribute\s+role:\s+spec:\s+Invalid\s+value:\s+(?:"object":\s+)?must\s+specify\s+exactly\s+one\s+of\s+\['role',\s+'instanceProfile'\]`},
+		"role and profile": {base(`instance_profile = "p"`), `Exactly one of these attributes must be configured:\s+\[role,instance_profile\]`},
 		"bad alias":        {func(p string) string { return nodeClassConfigAMI(p, `[{ alias = "ubuntu@latest" }]`, "") }, `Attribute\s+ami_selector\[0\]\.alias:\s+spec\.amiSelectorTerms\[0\]\.alias:\s+Invalid\s+value:\s+"ubuntu@latest":\s+family\s+is\s+not\s+supported,\s+must\s+be\s+one\s+of\s+the\s+following:\s+'al2',\s+'al2023',\s+'bottlerocket',\s+'windows2019',\s+'windows2022',\s+'windows2025'`},
 		"alias and id": {func(p string) string {
 			return nodeClassConfigAMI(p, `[{ alias = "al2023@latest", id = "ami-123" }]`, "")

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -96,7 +97,9 @@ func (v exactlyOneField) ValidateObject(_ context.Context, req validator.ObjectR
 func known(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 func (nodeClass) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{nodeConfigNeedsAL2023{}}
+	// The CRD's rule reports on spec; ExactlyOneOf names the attributes set (or both when neither is).
+	return []resource.ConfigValidator{resourcevalidator.ExactlyOneOf(path.MatchRoot("role"), path.MatchRoot("instance_profile")),
+		nodeConfigNeedsAL2023{}}
 }
 
 // ValidateConfig applies the CRD's rules on AMI selector terms that exclude each other. The CRD

@@ -14,5 +14,5 @@ func TestAccTeam_refusedByBuiltinKindsStep(t *testing.T) {
 	acctest.PlanWithoutAPICalls(t, func(host string) string {
 		return teamConfig(host, `name = "nlp"
 annotations = { notes = format("%0262144d", 0) }`)
-	}, regexp.MustCompile(`(?s)Namespace nlp would be refused.*metadata\.annotations: Too long: may not be\s+more than 262144 bytes.*annotations = \{ notes`))
+	}, regexp.MustCompile(`(?s)Namespace nlp would be refused.*metadata\.annotations: Too\s+long:\s+may\s+not\s+be\s+more\s+than\s+262144\s+bytes.*annotations = \{ notes`))
 }
