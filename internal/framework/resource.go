@@ -103,7 +103,7 @@ func (r *Resource[M, PM]) ConfigValidators(ctx context.Context) []resource.Confi
 
 // ModifyPlan sets labels_all to what will be written, so that default_labels changes and
 // out-of-band changes to any written label show in the plan, runs the Spec's PlanModifier, then
-// checks the objects against their CRDs when they are known. It needs no cluster.
+// checks the objects the apply would write when they are known. It needs no cluster.
 func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || r.Provider == nil {
 		return
@@ -124,7 +124,8 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
 	}
-	if !resp.Diagnostics.HasError() {
+	// A plan equal to the state writes nothing, so there is nothing for the cluster to refuse.
+	if !resp.Diagnostics.HasError() && !resp.Plan.Raw.Equal(req.State.Raw) {
 		r.validatePlanned(ctx, resp)
 	}
 }
