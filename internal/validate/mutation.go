@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"strings"
+	"maps"
 	"sync"
 
 	"github.com/go-logr/logr"
+	"gomodules.xyz/jsonpatch/v2"
+	evanphxpatch "gopkg.in/evanphx/json-patch.v4"
 	admissionv1 "k8s.io/api/admission/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -69,85 +70,40 @@ func defaultingWebhook[T runtime.Object](scheme func() *runtime.Scheme, d admiss
 			}
 			return false, field.ErrorList{textRefusal(msg)}, nil
 		}
-		for _, op := range resp.Patches {
-			if err := applyOp(u, op.Operation, op.Path, op.Value); err != nil {
-				return false, nil, fmt.Errorf("applying the patch of its mutating webhook: %w", err)
-			}
+		if err := applyPatch(u, resp.Patches); err != nil {
+			return false, nil, fmt.Errorf("applying the patch of its mutating webhook: %w", err)
 		}
 		return len(resp.Patches) > 0, nil, nil
 	}
 }
 
-// applyOp applies one operation of a JSON patch (RFC 6902: add, remove or replace, the ones
-// controller-runtime's patches hold) to doc, as the apiserver applies a webhook's patch to the
-// object's JSON and decodes the result (whole numbers as int64).
-func applyOp(doc map[string]any, op, path string, value any) error {
-	if op != "add" && op != "remove" && op != "replace" {
-		return fmt.Errorf("operation %q at %s: not one a defaulting webhook sends", op, path)
+// applyPatch applies a webhook's JSON patch to u in place as the apiserver applies it: with
+// the apiserver's own JSON patch library, on the object's JSON, decoding the result again (whole
+// numbers as int64).
+func applyPatch(u map[string]any, ops []jsonpatch.JsonPatchOperation) error {
+	if len(ops) == 0 {
+		return nil
 	}
-	if !strings.HasPrefix(path, "/") {
-		return fmt.Errorf("path %q: not a JSON pointer below the object", path)
-	}
-	b, err := json.Marshal(value)
+	doc, err := json.Marshal(u)
 	if err != nil {
 		return err
 	}
-	var v any
-	if err := utiljson.Unmarshal(b, &v); err != nil {
+	raw, err := json.Marshal(ops)
+	if err != nil {
 		return err
 	}
-	var tokens []string
-	for _, t := range strings.Split(path[1:], "/") {
-		tokens = append(tokens, strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~"))
-	}
-	_, err = patchAt(doc, tokens, op, v)
+	patch, err := evanphxpatch.DecodePatch(raw)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", op, path, err)
+		return err
 	}
+	if doc, err = patch.Apply(doc); err != nil {
+		return err
+	}
+	patched := map[string]any{}
+	if err := utiljson.Unmarshal(doc, &patched); err != nil {
+		return err
+	}
+	clear(u)
+	maps.Copy(u, patched)
 	return nil
-}
-
-// patchAt applies op at tokens below node and returns the node (a list's may be a new slice).
-func patchAt(node any, tokens []string, op string, value any) (any, error) {
-	tok, last := tokens[0], len(tokens) == 1
-	switch n := node.(type) {
-	case map[string]any:
-		if last {
-			if op == "remove" {
-				delete(n, tok)
-			} else {
-				n[tok] = value
-			}
-			return n, nil
-		}
-		child, ok := n[tok]
-		if !ok {
-			return nil, fmt.Errorf("no field %q", tok)
-		}
-		c, err := patchAt(child, tokens[1:], op, value)
-		n[tok] = c
-		return n, err
-	case []any:
-		i := len(n)
-		if tok != "-" {
-			var err error
-			if i, err = strconv.Atoi(tok); err != nil || i < 0 || i > len(n) || (i == len(n) && (op != "add" || !last)) {
-				return nil, fmt.Errorf("no item %q of %d", tok, len(n))
-			}
-		}
-		if !last {
-			c, err := patchAt(n[i], tokens[1:], op, value)
-			n[i] = c
-			return n, err
-		}
-		switch op {
-		case "add":
-			return append(n[:i], append([]any{value}, n[i:]...)...), nil
-		case "replace":
-			n[i] = value
-			return n, nil
-		}
-		return append(n[:i], n[i+1:]...), nil
-	}
-	return nil, fmt.Errorf("%q is below a value that is neither an object nor a list", tok)
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gomodules.xyz/jsonpatch/v2"
 )
 
 // Kueue's mutating webhook patches the object with its typed encoding before the CRD's checks, as
@@ -50,30 +52,29 @@ func TestObject_mutatingWebhookRefuses(t *testing.T) {
 	}
 }
 
-func TestApplyOp(t *testing.T) {
+// A webhook's patch is applied as the apiserver applies it (escaped keys, appends, replace,
+// remove, new objects), its result decoded as the apiserver decodes JSON, and an operation on
+// what does not exist fails.
+func TestApplyPatch(t *testing.T) {
 	doc := map[string]any{"a/b": map[string]any{"list": []any{"x", "z"}}, "gone": true}
-	for _, op := range []struct {
-		op, path string
-		value    any
-	}{
-		{"add", "/a~1b/list/1", "y"},
-		{"add", "/a~1b/list/-", float64(3)},
-		{"replace", "/a~1b/list/0", "w"},
-		{"remove", "/gone", nil},
-		{"add", "/new", map[string]any{"n": float64(1.5)}},
-	} {
-		if err := applyOp(doc, op.op, op.path, op.value); err != nil {
-			t.Fatal(err)
-		}
+	err := applyPatch(doc, []jsonpatch.JsonPatchOperation{
+		{Operation: "add", Path: "/a~1b/list/1", Value: "y"},
+		{Operation: "add", Path: "/a~1b/list/-", Value: float64(3)},
+		{Operation: "replace", Path: "/a~1b/list/0", Value: "w"},
+		{Operation: "remove", Path: "/gone"},
+		{Operation: "add", Path: "/new", Value: map[string]any{"n": float64(1.5)}},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	want := map[string]any{"a/b": map[string]any{"list": []any{"w", "y", "z", int64(3)}}, "new": map[string]any{"n": 1.5}}
 	if !reflect.DeepEqual(doc, want) {
 		t.Errorf("got %v, want %v", doc, want)
 	}
-	if err := applyOp(doc, "move", "/new", nil); err == nil {
-		t.Error("move: want an error")
-	}
-	if err := applyOp(doc, "replace", "/a~1b/list/9", "x"); err == nil {
+	if err := applyPatch(doc, []jsonpatch.JsonPatchOperation{{Operation: "replace", Path: "/a~1b/list/9", Value: "x"}}); err == nil {
 		t.Error("replace past the end: want an error")
+	}
+	if err := applyPatch(doc, []jsonpatch.JsonPatchOperation{{Operation: "remove", Path: "/missing"}}); err == nil {
+		t.Error("remove of a missing field: want an error")
 	}
 }
