@@ -3,6 +3,7 @@ package validate_test
 import (
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -34,7 +35,7 @@ func builtinCorpus(namespace, prefix string) []builtinKindCorpus {
 				meta["namespace"] = ns
 			}
 			o := map[string]any{"apiVersion": gv.String(), "kind": kind, "metadata": meta}
-			for k, v := range deepCopy(extra) {
+			for k, v := range runtime.DeepCopyJSON(extra) {
 				o[k] = v
 			}
 			return o

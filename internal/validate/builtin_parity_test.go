@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -89,27 +90,5 @@ func builtinEngineVerdict(t *testing.T, ctx context.Context, obj map[string]any)
 	if !validate.Known(gk) {
 		t.Fatalf("the engine does not know %s", gk)
 	}
-	return parity.EngineVerdict(validate.Object(ctx, deepCopy(obj)))
-}
-
-func deepCopy(obj map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range obj {
-		out[k] = deepCopyValue(v)
-	}
-	return out
-}
-
-func deepCopyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return deepCopy(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopyValue(e)
-		}
-		return out
-	}
-	return v
+	return parity.EngineVerdict(validate.Object(ctx, runtime.DeepCopyJSON(obj)))
 }
