@@ -141,6 +141,7 @@ func corpus() []badCase {
 		// ClusterQueue
 		bad(cq, "quota not a quantity", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "lots", "")),
 		bad(cq, "negative quota", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "-1", "")),
+		bad(cq, "quota with an exponent of millions", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "1e-40980098", "")),
 		bad(cq, "borrowing limit not a quantity", "borrowing_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `borrowing_limit = "x"`)),
 		bad(cq, "lending limit not a quantity", "lending_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `lending_limit = "1.5.3"`)),
 		bad(cq, "covered resource twice", "covered_resources", rg(`["cpu", "cpu"]`, "flavor", "cpu", "1", "")),

@@ -3,6 +3,8 @@ package framework
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -25,7 +27,7 @@ func (quantityCheck) ValidateString(_ context.Context, req validator.StringReque
 		return
 	}
 	s := req.ConfigValue.ValueString()
-	q, err := resource.ParseQuantity(s)
+	q, err := ParseQuantity(s)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid quantity", fmt.Sprintf(
 			"Attribute %s: %q is not a Kubernetes quantity (a number with an optional suffix, e.g. 15, 500m, 256Gi, 1e3): %v",
@@ -38,6 +40,25 @@ func (quantityCheck) ValidateString(_ context.Context, req validator.StringReque
 	}
 }
 
+// maxQuantityExponent bounds a quantity's decimal exponent (`1e3`). The API documents no quantity
+// above 2^63-1 or finer than 1n (larger ones are capped, finer ones rounded up), and Kubernetes'
+// parser takes seconds to minutes on an exponent of millions (`1e-40980098`, found by FuzzQuantity),
+// as would the webhooks that decode it.
+const maxQuantityExponent = 1000
+
+var decimalExponent = regexp.MustCompile(`[eE][+-]?([0-9]+)$`)
+
+// ParseQuantity parses a quantity as the API server does, refusing first an exponent beyond
+// maxQuantityExponent.
+func ParseQuantity(s string) (resource.Quantity, error) {
+	if m := decimalExponent.FindStringSubmatch(s); m != nil {
+		if e, err := strconv.Atoi(m[1]); err != nil || e > maxQuantityExponent {
+			return resource.Quantity{}, fmt.Errorf("its exponent is beyond %d either way", maxQuantityExponent)
+		}
+	}
+	return resource.ParseQuantity(s)
+}
+
 // QuantityValue is a live quantity as recorded in state: null when absent, the prior spelling
 // when it means the same amount, else Kubernetes' canonical form.
 func QuantityValue(live *resource.Quantity, prior types.String) types.String {
@@ -45,7 +66,7 @@ func QuantityValue(live *resource.Quantity, prior types.String) types.String {
 		return types.StringNull()
 	}
 	if !prior.IsNull() && !prior.IsUnknown() {
-		if p, err := resource.ParseQuantity(prior.ValueString()); err == nil && p.Cmp(*live) == 0 {
+		if p, err := ParseQuantity(prior.ValueString()); err == nil && p.Cmp(*live) == 0 {
 			return prior
 		}
 	}

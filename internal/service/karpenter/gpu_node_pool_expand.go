@@ -313,7 +313,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 		}
 		if cm := m.capacity(c.Type); cm != nil {
 			for r, v := range map[corev1.ResourceName]types.String{corev1.ResourceCPU: cm.MaxCPU, corev1.ResourceMemory: cm.MaxMemory} {
-				if q, err := apiresource.ParseQuantity(v.ValueString()); err == nil && !v.IsNull() {
+				if q, err := framework.ParseQuantity(v.ValueString()); err == nil && !v.IsNull() {
 					limits[r] = q
 				}
 			}

@@ -118,7 +118,7 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 	for i, b := range m.BlockDevice {
 		var size *apiresource.Quantity
 		if !b.VolumeSize.IsNull() {
-			q, err := apiresource.ParseQuantity(b.VolumeSize.ValueString())
+			q, err := framework.ParseQuantity(b.VolumeSize.ValueString())
 			if err != nil {
 				diags.AddAttributeError(path.Root("block_device").AtListIndex(i).AtName("volume_size"), "Invalid volume size", err.Error())
 				continue
@@ -288,7 +288,7 @@ func flattenBlockDevices(in []*awsv1.BlockDeviceMapping, prior []blockDeviceMode
 		if e := b.EBS; e != nil {
 			if e.VolumeSize != nil {
 				d.VolumeSize = types.StringValue(e.VolumeSize.String())
-				if q, err := apiresource.ParseQuantity(p.VolumeSize.ValueString()); err == nil && q.Cmp(*e.VolumeSize) == 0 {
+				if q, err := framework.ParseQuantity(p.VolumeSize.ValueString()); err == nil && q.Cmp(*e.VolumeSize) == 0 {
 					d.VolumeSize = p.VolumeSize
 				}
 			}

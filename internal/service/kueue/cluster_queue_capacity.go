@@ -7,13 +7,13 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
@@ -58,7 +58,7 @@ func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (
 		for j, f := range g.Flavors {
 			names[f.Name.ValueString()] = true
 			for k, q := range f.Resources {
-				nominal, err := resource.ParseQuantity(q.NominalQuota.ValueString())
+				nominal, err := framework.ParseQuantity(q.NominalQuota.ValueString())
 				if err != nil || q.Name.IsUnknown() {
 					continue // refused by validation, or not known yet
 				}

@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"k8s.io/apimachinery/pkg/api/resource"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -74,7 +73,7 @@ func expandFairSharing(weight types.String, diags *diag.Diagnostics) *kueueac.Fa
 	if weight.IsNull() {
 		return nil
 	}
-	q, err := resource.ParseQuantity(weight.ValueString())
+	q, err := framework.ParseQuantity(weight.ValueString())
 	if err != nil {
 		diags.AddAttributeError(path.Root("fair_sharing_weight"), "Invalid quantity", "Attribute fair_sharing_weight: "+err.Error())
 		return nil

@@ -38,7 +38,7 @@ func validQuantity(t *testing.T, validators []validator.String, s string) bool {
 // accept (so a value read back never turns invalid), and name the attribute when they refuse.
 func FuzzQuantity(f *testing.F) {
 	for _, s := range []string{"0", "1", "15", "500m", "256Gi", "1e3", "1.5", "-1", "lots", "1n", "0.5n", "1Ki", "1.5.3",
-		"1e", "9223372036854775807", "1e400", "+1", " 1", "1 ", "0x10", "1E3", "100M", "2160Gi", ""} {
+		"1e", "9223372036854775807", "1e400", "+1", " 1", "1 ", "0x10", "1E3", "100M", "2160Gi", "", "1e40980098", "1e-40980098"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -55,4 +55,17 @@ func FuzzQuantity(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFairSharingWeightNearOneNano: the weight's minimum is exact at 10^-9, and a huge exponent
+// either way is decided at once (FuzzQuantity found "1e40980098" taking minutes).
+func TestFairSharingWeightNearOneNano(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "1n": false, "0.5n": false, "1000000000000000000001e-30": true, "999999999999999999999e-30": false,
+		"2n": true, "1e-40980098": false, "1e40980098": false, "1e-1000": false, "1e1000": true, "1": true,
+	} {
+		if got := validQuantity(t, fairSharingWeight(), s); got != want {
+			t.Errorf("%q accepted: %v, want %v", s, got, want)
+		}
+	}
 }

@@ -176,7 +176,7 @@ func expandResourceGroups(groups []resourceGroupModel) ([]*kueueac.ResourceGroup
 		if v.IsNull() {
 			return nil
 		}
-		q, err := resource.ParseQuantity(v.ValueString())
+		q, err := framework.ParseQuantity(v.ValueString())
 		if err != nil {
 			diags.AddAttributeError(p, "Invalid quantity", fmt.Sprintf("Attribute %s: %v", p, err))
 			return nil

@@ -38,10 +38,22 @@ func (fairSharingMinimum) ValidateString(_ context.Context, req validator.String
 		return
 	}
 	s := req.ConfigValue.ValueString()
-	if q, err := resource.ParseQuantity(s); err == nil && q.Sign() > 0 && q.Cmp(resource.MustParse("1n")) <= 0 {
+	if q, err := framework.ParseQuantity(s); err == nil && q.Sign() > 0 && atMostOneNano(q) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Fair sharing weight too small",
 			fmt.Sprintf("Attribute %s: %q must be 0 or greater than 1n (10^-9)", req.Path, s))
 	}
+}
+
+// atMostOneNano compares exactly only near 10^-9: an exact comparison of a quantity with a huge
+// exponent (`1e40980098`) multiplies out its digits and takes minutes.
+func atMostOneNano(q resource.Quantity) bool {
+	switch f := q.AsApproximateFloat64(); {
+	case f <= 0.5e-9:
+		return true
+	case f >= 2e-9:
+		return false
+	}
+	return q.Cmp(resource.MustParse("1n")) <= 0
 }
 
 // validateResourceCounts is the CEL rule on ResourceGroup, size(flavor.resources) ==
