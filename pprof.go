@@ -16,7 +16,8 @@ const profileEnv = "MLPLATFORM_PPROF"
 // into $MLPLATFORM_PPROF.heap.<pid>, and the goroutines still running then (which hold what they
 // reference live) into $MLPLATFORM_PPROF.goroutine.<pid>, and the peaks of the runtime's memory
 // figures while it ran into $MLPLATFORM_PPROF.mem.<pid>, with a heap profile taken at the live
-// heap's highest peak (above 32 MB) in $MLPLATFORM_PPROF.peakheap.<pid>.
+// heap's highest peak (above 32 MB) in $MLPLATFORM_PPROF.peakheap.<pid> and the goroutines at
+// their highest number (above 20) in $MLPLATFORM_PPROF.peakgoroutine.<pid>.
 func startCPUProfile() (func(), error) {
 	prefix := os.Getenv(profileEnv)
 	if prefix == "" {
@@ -30,7 +31,8 @@ func startCPUProfile() (func(), error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", profileEnv, err)
 	}
-	mem := startMemSampler(5*time.Millisecond, fmt.Sprintf("%s.peakheap.%d", prefix, os.Getpid()))
+	mem := startMemSampler(5*time.Millisecond, fmt.Sprintf("%s.peakheap.%d", prefix, os.Getpid()),
+		fmt.Sprintf("%s.peakgoroutine.%d", prefix, os.Getpid()))
 	return func() {
 		mem.stop(fmt.Sprintf("%s.mem.%d", prefix, os.Getpid()))
 		pprof.StopCPUProfile()

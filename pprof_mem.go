@@ -21,6 +21,10 @@ type memSampler struct {
 	// (above 32 MB and 10% over the last one): what was live then, by allocation site.
 	peakHeap string
 	lastLive uint64
+	// peakGoroutines, if set, receives the goroutines' stacks whenever their number reaches a new
+	// peak above 20: what the requests in flight were doing.
+	peakGoroutines string
+	lastGoroutines uint64
 }
 
 // sampledMetrics are the runtime metrics whose maxima the sampler keeps, in this order.
@@ -34,8 +38,9 @@ var sampledMetrics = []string{
 	"/sched/goroutines:goroutines",       // goroutines, one per request in flight and a few more
 }
 
-func startMemSampler(every time.Duration, peakHeap string) *memSampler {
-	s := &memSampler{peak: make([]uint64, len(sampledMetrics)), done: make(chan struct{}), stopped: make(chan struct{}), peakHeap: peakHeap}
+func startMemSampler(every time.Duration, peakHeap, peakGoroutines string) *memSampler {
+	s := &memSampler{peak: make([]uint64, len(sampledMetrics)), done: make(chan struct{}), stopped: make(chan struct{}),
+		peakHeap: peakHeap, peakGoroutines: peakGoroutines}
 	for _, name := range sampledMetrics {
 		s.samples = append(s.samples, metrics.Sample{Name: name})
 	}
@@ -67,6 +72,14 @@ func (s *memSampler) sample() {
 		s.lastLive = v
 		if f, err := os.Create(s.peakHeap); err == nil {
 			_ = pprof.WriteHeapProfile(f)
+			f.Close()
+		}
+	}
+	const goroutines = 6 // index of /sched/goroutines:goroutines
+	if v := s.samples[goroutines].Value.Uint64(); s.peakGoroutines != "" && v > 20 && v > s.lastGoroutines {
+		s.lastGoroutines = v
+		if f, err := os.Create(s.peakGoroutines); err == nil {
+			_ = pprof.Lookup("goroutine").WriteTo(f, 1)
 			f.Close()
 		}
 	}
