@@ -1,11 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
 )
@@ -27,10 +28,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	err = providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/mlplatform/mlplatform",
-		Debug:   debug,
-	})
+	// providerserver.Serve's own steps, with the framework's server wrapped in releasingServer.
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	err = tf6server.Serve("registry.terraform.io/mlplatform/mlplatform", func() tfprotov6.ProviderServer {
+		return releasingServer{providerserver.NewProtocol6(provider.New(version)())()}
+	}, opts...)
 	stop()
 	if err != nil {
 		log.Fatal(err)
