@@ -188,6 +188,12 @@ func (r *results) targets(out io.Writer) {
 		if cx > 0 && cy > 0 {
 			check(cy <= 11*cx, "W1000 %s: provider CPU at most 11x W100: %.1f s against %.1f s = %.1fx", step, cy, cx, cy/cx)
 		}
+		// And the wall time against the CLI's own growth, with the same objects and no API.
+		if fa, fb := (key{"W100", terraformData.name, step}), (key{"W1000", terraformData.name, step}); has(fa) && has(fb) {
+			fx, fy := med("W100", terraformData.name, step), med("W1000", terraformData.name, step)
+			check(y/x <= fy/fx, "W1000 %s grows no faster than Terraform's floor (terraform_data): %.1fx against %.1fx",
+				step, y/x, fy/fx)
+		}
 	}
 	peak := func(w string) (float64, bool) {
 		// The peak over the cycle, per run; then the median over runs.
