@@ -4,8 +4,6 @@ import (
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
@@ -28,14 +26,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// providerserver.Serve's own steps, with the framework's server wrapped in releasingServer.
 	var opts []tf6server.ServeOpt
 	if debug {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	err = tf6server.Serve("registry.terraform.io/mlplatform/mlplatform", func() tfprotov6.ProviderServer {
-		return releasingServer{providerserver.NewProtocol6(provider.New(version)())()}
-	}, opts...)
+	err = tf6server.Serve("registry.terraform.io/mlplatform/mlplatform", provider.NewServer(version), opts...)
 	stop()
 	if err != nil {
 		log.Fatal(err)

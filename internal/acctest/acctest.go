@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"k8s.io/client-go/dynamic"
@@ -22,9 +21,9 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
-// ProviderFactories serve the provider in-process to Terraform.
+// ProviderFactories serve the provider in-process to Terraform, as the binary serves it.
 var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"mlplatform": providerserver.NewProtocol6WithError(provider.New("test")()),
+	"mlplatform": func() (tfprotov6.ProviderServer, error) { return provider.NewServer("test")(), nil },
 }
 
 var restConfig *rest.Config

@@ -1,12 +1,22 @@
-package main
+package provider
 
 import (
 	"context"
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
+
+// NewServer returns a constructor of the provider's protocol 6 server, as tf6server.Serve and
+// terraform-plugin-testing want it: the framework's server, wrapped in releasingServer. The
+// binary and the acceptance tests serve the same.
+func NewServer(version string) func() tfprotov6.ProviderServer {
+	return func() tfprotov6.ProviderServer {
+		return releasingServer{providerserver.NewProtocol6(New(version)())()}
+	}
+}
 
 // releasingServer lets go of each request's context once the request is answered.
 // terraform-plugin-framework (v1.19.0, internal/proto6server/serve.go, registerContext) keeps the

@@ -1,4 +1,4 @@
-package main
+package provider
 
 import (
 	"context"
@@ -9,8 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
 )
 
 type requestMarker struct{}
@@ -46,7 +44,7 @@ func collectedAfterRequest(t *testing.T, srv tfprotov6.ProviderServer, req *tfpr
 // changes, releasingServer can go).
 func TestReleasingServer_requestContextsCollected(t *testing.T) {
 	ctx := context.Background()
-	framework := providerserver.NewProtocol6(provider.New("test")())()
+	framework := providerserver.NewProtocol6(New("test")())()
 	schema, err := framework.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
