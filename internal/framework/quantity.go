@@ -53,7 +53,7 @@ var decimalExponent = regexp.MustCompile(`[eE][+-]?([0-9]+)$`)
 func ParseQuantity(s string) (resource.Quantity, error) {
 	if m := decimalExponent.FindStringSubmatch(s); m != nil {
 		if e, err := strconv.Atoi(m[1]); err != nil || e > maxQuantityExponent {
-			return resource.Quantity{}, fmt.Errorf("its exponent is beyond %d either way", maxQuantityExponent)
+			return resource.Quantity{}, fmt.Errorf("its exponent is outside -%d to %d", maxQuantityExponent, maxQuantityExponent)
 		}
 	}
 	return resource.ParseQuantity(s)
