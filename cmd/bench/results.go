@@ -190,7 +190,7 @@ func (r *results) targets(out io.Writer) {
 		}
 		// And the wall time against the CLI's own growth, with the same objects and no API.
 		if fa, fb := (key{"W100", terraformData.name, step}), (key{"W1000", terraformData.name, step}); has(fa) && has(fb) {
-			fx, fy := med("W100", terraformData.name, step), med("W1000", terraformData.name, step)
+			fx, fy := r.of(fa, wall).med, r.of(fb, wall).med
 			check(y/x <= fy/fx, "W1000 %s grows no faster than Terraform's floor (terraform_data): %.1fx against %.1fx",
 				step, y/x, fy/fx)
 		}
