@@ -5,26 +5,28 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
 )
 
 // stopTimeout is each resource's create and delete timeout in the stop tests: while the API
 // server is down the provider retries (connection refused, after it answered before) until then.
 const stopTimeout = "5s"
 
-// The API server stops in the middle of an apply of W100 (50 ResourceFlavors + 50 ClusterQueues)
-// and stays down until the apply has failed: every resource that could not be written fails
+// The API server is told to stop (SIGTERM) in the middle of an apply of W100 (50 ResourceFlavors +
+// 50 ClusterQueues), as it admits the 30th create, and stays down until the apply has failed: every resource that could not be written fails
 // with an error naming its object and the fault, after retrying until its timeout; the state
 // keeps every object that was written, and once the API server is back on the same etcd data, a
 // second apply converges with every object created once and none lost. Then the same for a
-// destroy.
+// destroy, stopped at the 40th delete.
 func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	requireOwnCluster(t)
 	prefix := prefixFor("stop")
 	ws := newWorkspace(t, queuesConfig(prefix, 50, stopTimeout))
 	t.Cleanup(func() { _ = own.StartAPIServer() }) // a failed test leaves it running for the next
+	trigger := newWriteTrigger(t, prefix)
 
-	// Apply, stopped once 30 of the 100 objects exist.
-	written := stopWhen(t, ws, prefix, "apply", func() bool { return countQueues(prefix) >= 30 })
+	written := stopWhen(t, ws, prefix, "apply", trigger.arm(admissionv1.Create, 30))
 	if len(written) == 0 || len(written) == 100 {
 		t.Fatalf("the API server stopped with %d of 100 objects written; want some but not all", len(written))
 	}
@@ -62,8 +64,7 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 		t.Fatalf("after the rerun, the plan is not empty: %v\n%s", err, out)
 	}
 
-	// Destroy, stopped once 40 objects are gone.
-	left := stopWhen(t, ws, prefix, "destroy", func() bool { n := countQueues(prefix); return n >= 0 && n <= 60 })
+	left := stopWhen(t, ws, prefix, "destroy", trigger.arm(admissionv1.Delete, 40))
 	if len(left) == 0 || len(left) == 100 {
 		t.Fatalf("the API server stopped with %d of 100 objects left; want some but not all", len(left))
 	}
@@ -87,26 +88,26 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 // and that the server kept refusing until the resource's timeout.
 var faultError = regexp.MustCompile(`Error: (Applying|Deleting|Reading) (ResourceFlavor|ClusterQueue) \S+`)
 
-// stopWhen runs `command -auto-approve` in ws, stops the API server once ready reports true,
-// waits for the command to fail, checks its errors, starts the API server again, and returns the
+// stopWhen runs `command -auto-approve` in ws, stops the API server when fired is closed, waits
+// for the command to fail, checks its errors, starts the API server again, and returns the
 // objects of prefix then in the cluster (name to UID).
-func stopWhen(t *testing.T, ws *workspace, prefix, command string, ready func() bool) map[string]string {
+func stopWhen(t *testing.T, ws *workspace, prefix, command string, fired <-chan struct{}) map[string]string {
 	t.Helper()
 	done, wait := ws.background(t, command, "-auto-approve", "-input=false", "-parallelism=10")
 	start := time.Now()
-	for !ready() {
-		select {
-		case <-done:
-			out, err := wait()
-			t.Fatalf("%s ended (%v) before the API server was stopped:\n%s", command, err, out)
-		case <-time.After(50 * time.Millisecond):
-		}
+	select {
+	case <-fired:
+	case <-done:
+		out, err := wait()
+		t.Fatalf("%s ended (%v) before the API server was told to stop:\n%s", command, err, out)
 	}
+	told := time.Now()
 	if err := own.StopAPIServer(); err != nil {
 		t.Fatal(err)
 	}
 	stopped := time.Now()
-	t.Logf("%s: API server stopped after %s", command, stopped.Sub(start).Round(100*time.Millisecond))
+	t.Logf("%s: API server told to stop after %s, stopped %s later", command,
+		told.Sub(start).Round(100*time.Millisecond), stopped.Sub(told).Round(100*time.Millisecond))
 	out, err := wait()
 	t.Logf("%s failed %s after the stop", command, time.Since(stopped).Round(100*time.Millisecond))
 	if err == nil {

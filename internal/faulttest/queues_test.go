@@ -75,26 +75,6 @@ func liveQueues(t *testing.T, prefix string) map[string]string {
 	return out
 }
 
-// countQueues counts them, without failing: the API server may be going away.
-func countQueues(prefix string) int {
-	client := dynamic.NewForConfigOrDie(admin)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	n := 0
-	for _, gvr := range []schema.GroupVersionResource{resourceFlavors, clusterQueues} {
-		list, err := client.Resource(gvr).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return -1
-		}
-		for _, o := range list.Items {
-			if strings.HasPrefix(o.GetName(), prefix+"-") && o.GetDeletionTimestamp() == nil {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // byName indexes a state's entries by object name; it fails the test on two entries of one
 // object.
 func byName(t *testing.T, st map[string]stateEntry) map[string]stateEntry {
