@@ -14,11 +14,11 @@ import (
 const stopTimeout = "5s"
 
 // The API server is told to stop (SIGTERM) in the middle of an apply of W100 (50 ResourceFlavors +
-// 50 ClusterQueues), as it admits the 30th create, and stays down until the apply has failed: every resource that could not be written fails
-// with an error naming its object and the fault, after retrying until its timeout; the state
-// keeps every object that was written, and once the API server is back on the same etcd data, a
-// second apply converges with every object created once and none lost. Then the same for a
-// destroy, stopped at the 40th delete.
+// 50 ClusterQueues), as it admits the 30th create, and stays down until the apply has failed:
+// every resource that could not be written fails with an error naming its object and the fault,
+// after retrying until its timeout; the state keeps every object that was written, and once the
+// API server is back on the same etcd data, a second apply converges with every object created
+// once and none lost. Then the same for a destroy, stopped at the 40th delete.
 func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	requireOwnCluster(t)
 	prefix := prefixFor("stop")
