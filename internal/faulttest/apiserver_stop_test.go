@@ -23,8 +23,9 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	requireOwnCluster(t)
 	prefix := prefixFor("stop")
 	ws := newWorkspace(t, queuesConfig(prefix, 50, stopTimeout))
-	t.Cleanup(func() { _ = own.StartAPIServer() }) // a failed test leaves it running for the next
 	trigger := newWriteTrigger(t, prefix)
+	// A failed test leaves it running for the next (and for the trigger's cleanup, which runs after).
+	t.Cleanup(func() { _ = own.StartAPIServer() })
 
 	written := stopWhen(t, ws, prefix, "apply", trigger.arm(admissionv1.Create, 30))
 	if len(written) == 0 || len(written) == 100 {

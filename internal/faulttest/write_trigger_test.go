@@ -15,6 +15,7 @@ import (
 	registrationv1 "k8s.io/api/admissionregistration/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/utils/ptr"
@@ -35,7 +36,8 @@ type writeTrigger struct {
 }
 
 // newWriteTrigger serves the webhook, registers it, and waits until the API server calls it. It is
-// unregistered when the test ends.
+// unregistered when the test ends; a test that stops the API server registers the cleanup that
+// starts it again after this call, so that it runs first.
 func newWriteTrigger(t *testing.T, prefix string) *writeTrigger {
 	t.Helper()
 	w := &writeTrigger{probed: make(chan struct{})}
@@ -71,7 +73,6 @@ func newWriteTrigger(t *testing.T, prefix string) *writeTrigger {
 		t.Fatalf("registering the write trigger: %v", err)
 	}
 	t.Cleanup(func() {
-		_ = own.StartAPIServer() // a failed test may have left it stopped
 		_ = client.Delete(context.Background(), cfg.Name, metav1.DeleteOptions{})
 		srv.Close()
 	})
@@ -88,18 +89,18 @@ func (w *writeTrigger) waitCalled(t *testing.T, prefix string) {
 		"apiVersion": resourceFlavors.GroupVersion().String(), "kind": "ResourceFlavor",
 		"metadata": map[string]any{"name": prefix + "-probe"},
 	}}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		_, err := flavors.Create(context.Background(), probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	var last error
+	err := wait.PollUntilContextTimeout(context.Background(), 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		_, last = flavors.Create(ctx, probe, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
 		select {
 		case <-w.probed:
-			return
+			return true, nil
 		default:
+			return false, nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the API server did not call the write trigger within 30s (last dry run: %v)", err)
-		}
-		time.Sleep(100 * time.Millisecond)
+	})
+	if err != nil {
+		t.Fatalf("the API server did not call the write trigger within 30s (last dry run: %v)", last)
 	}
 }
 
