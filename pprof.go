@@ -31,23 +31,26 @@ func startCPUProfile() (func(), error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", profileEnv, err)
 	}
-	mem := startMemSampler(5*time.Millisecond, fmt.Sprintf("%s.peakheap.%d", prefix, os.Getpid()),
-		fmt.Sprintf("%s.peakgoroutine.%d", prefix, os.Getpid()))
+	file := func(kind string) string { return fmt.Sprintf("%s.%s.%d", prefix, kind, os.Getpid()) }
+	mem := startMemSampler(5*time.Millisecond, file("peakheap"), file("peakgoroutine"))
 	return func() {
-		mem.stop(fmt.Sprintf("%s.mem.%d", prefix, os.Getpid()))
+		mem.stop(file("mem"))
 		pprof.StopCPUProfile()
 		f.Close()
-		if h, err := os.Create(fmt.Sprintf("%s.heap.%d", prefix, os.Getpid())); err == nil {
-			// The profile shows what the last GC found live; the second GC also empties sync.Pools,
-			// whose contents survive one.
-			runtime.GC()
-			runtime.GC()
-			_ = pprof.WriteHeapProfile(h)
-			h.Close()
-		}
-		if g, err := os.Create(fmt.Sprintf("%s.goroutine.%d", prefix, os.Getpid())); err == nil {
-			_ = pprof.Lookup("goroutine").WriteTo(g, 1)
-			g.Close()
-		}
+		// The profile shows what the last GC found live; the second GC also empties sync.Pools,
+		// whose contents survive one.
+		runtime.GC()
+		runtime.GC()
+		writeProfile(file("heap"), "heap", 0)
+		writeProfile(file("goroutine"), "goroutine", 1)
 	}, nil
+}
+
+// writeProfile writes runtime/pprof's profile name ("heap", "goroutine") to path: in pprof's
+// format with debug 0, as text with 1.
+func writeProfile(path, name string, debug int) {
+	if f, err := os.Create(path); err == nil {
+		_ = pprof.Lookup(name).WriteTo(f, debug)
+		f.Close()
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/metrics"
-	"runtime/pprof"
 	"strings"
 	"time"
 )
@@ -70,18 +69,12 @@ func (s *memSampler) sample() {
 	const live = 2 // index of /gc/heap/live:bytes
 	if v := s.samples[live].Value.Uint64(); s.peakHeap != "" && v > 32<<20 && v > s.lastLive+s.lastLive/10 {
 		s.lastLive = v
-		if f, err := os.Create(s.peakHeap); err == nil {
-			_ = pprof.WriteHeapProfile(f)
-			f.Close()
-		}
+		writeProfile(s.peakHeap, "heap", 0)
 	}
 	const goroutines = 6 // index of /sched/goroutines:goroutines
 	if v := s.samples[goroutines].Value.Uint64(); s.peakGoroutines != "" && v > 20 && v > s.lastGoroutines {
 		s.lastGoroutines = v
-		if f, err := os.Create(s.peakGoroutines); err == nil {
-			_ = pprof.Lookup("goroutine").WriteTo(f, 1)
-			f.Close()
-		}
+		writeProfile(s.peakGoroutines, "goroutine", 1)
 	}
 }
 
