@@ -28,6 +28,12 @@ const ResourceTypePrefix = "mlplatform_"
 // "resource_flavor") with Terraform ID id: "mlplatform_resource_flavor/a100".
 func OwnerMark(typeSuffix, id string) string { return ResourceTypePrefix + typeSuffix + "/" + id }
 
+// WrittenByProvider reports whether obj carries the owner mark of any resource of this provider.
+func WrittenByProvider(obj *unstructured.Unstructured) bool {
+	_, marked := obj.GetAnnotations()[OwnerAnnotation]
+	return marked
+}
+
 // MarkOwned is body (an apply configuration, typed object or map) as a map that carries mark.
 func MarkOwned(body any, mark string) (map[string]any, error) {
 	raw, err := json.Marshal(body)

@@ -105,7 +105,11 @@ func (r *Resource[M, PM]) ConfigValidators(ctx context.Context) []resource.Confi
 // out-of-band changes to any written label show in the plan, runs the Spec's PlanModifier, then
 // checks the objects the apply would write when they are known. It needs no cluster.
 func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.Provider == nil {
+	if r.Provider == nil {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		r.checkDestroyPlanned(ctx, req.State, &resp.Diagnostics)
 		return
 	}
 	var labels types.Map

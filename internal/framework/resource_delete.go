@@ -5,7 +5,9 @@ import (
 	"errors"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
@@ -35,6 +37,11 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 			resp.Diagnostics.AddError("Removing the keys of "+ref.String(), err.Error())
 		}
 		return
+	}
+	if c, ok := r.hooks().(DestroyChecker[M]); ok {
+		if resp.Diagnostics.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, own.owns)...); resp.Diagnostics.HasError() {
+			return
+		}
 	}
 	explainer, explains := r.hooks().(DeleteExplainer[M])
 	for i, ref := range refs {
@@ -70,13 +77,17 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 const releaseGrace = 15 * time.Second
 
 // awaitRelease waits, within releaseGrace, until nothing that stays holds the object, and returns
-// what still does ("" once free). A failed look does not block the delete: its wait explains.
+// what still does ("" once free). A look that fails is a refusal: what cannot be seen may be in use.
 func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M], m *M) string {
 	graceCtx, cancel := context.WithTimeout(ctx, releaseGrace)
 	defer cancel()
 	for {
 		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, m)
-		if err != nil || len(h.Staying) == 0 {
+		if err != nil {
+			return h.Reason + ", and whether anything does could not be told: " + err.Error() +
+				". Grant the provider's credentials read access to what the error names, then destroy again."
+		}
+		if len(h.Staying) == 0 {
 			return ""
 		}
 		select {
@@ -85,6 +96,20 @@ func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M]
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// checkDestroyPlanned asks a DestroyChecker, when Terraform plans the resource's destroy, whether
+// the destroy would lose what the provider did not write.
+func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) {
+	c, ok := r.hooks().(DestroyChecker[M])
+	if !ok || state.Raw.IsNull() {
+		return
+	}
+	var m M
+	if diags.Append(state.Get(ctx, &m)...); diags.HasError() {
+		return
+	}
+	diags.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, WrittenByProvider)...)
 }
 
 // ownedObject is the object at ref when it is the resource's; nil when it does not exist or is

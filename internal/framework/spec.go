@@ -125,6 +125,17 @@ type ImportLister[M any] interface {
 	ImportRefs(ctx context.Context, c *kube.Client, m *M) ([]ObjectRef, error)
 }
 
+// DestroyChecker is implemented by a Spec whose destroy deletes more than the resource wrote (a
+// team's namespace takes everything in it with it). It refuses, naming them, while objects the
+// resource did not write would be lost, and says so when it cannot tell (a refusal too). The cycle
+// calls it twice: when Terraform plans the destroy, so that a refused destroy deletes nothing else
+// of the configuration either, with owns true for every object this provider wrote (the same
+// destroy may delete those first); and in Delete, before anything is deleted, with owns true only
+// for the resource instance's own objects. m is the model in state.
+type DestroyChecker[M any] interface {
+	CheckDestroy(ctx context.Context, c *kube.Client, m *M, owns func(*unstructured.Unstructured) bool) diag.Diagnostics
+}
+
 // DeleteHolders is what keeps an object from being deleted.
 type DeleteHolders struct {
 	Staying []string // holders that stay, e.g. "ClusterQueue team-a"
