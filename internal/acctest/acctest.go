@@ -52,6 +52,7 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 	if os.Getenv("TF_ACC") == "" {
 		return m.Run()
 	}
+	defer RemoveBuiltProvider()
 	if err := findTerraform(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

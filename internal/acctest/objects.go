@@ -68,6 +68,26 @@ func Delete(t *testing.T, k kube.Kind, namespace, name string) {
 	}
 }
 
+// Gone fails unless reading the object answers NotFound: any other error proves nothing.
+func Gone(t *testing.T, k kube.Kind, namespace, name string) error {
+	_, err := Dynamic(t).Resource(k.GVR).Namespace(namespace).Get(t.Context(), name, metav1.GetOptions{})
+	switch {
+	case err == nil:
+		return fmt.Errorf("%s %s still exists", k.Kind, objectName(namespace, name))
+	case apierrors.IsNotFound(err):
+		return nil
+	default:
+		return fmt.Errorf("checking that %s %s is gone: %w", k.Kind, objectName(namespace, name), err)
+	}
+}
+
+func objectName(namespace, name string) string {
+	if namespace == "" {
+		return name
+	}
+	return namespace + "/" + name
+}
+
 // CheckDestroyed is a CheckDestroy that every resource of type tfType is gone from the cluster.
 func CheckDestroyed(t *testing.T, tfType string, k kube.Kind) func(*terraform.State) error {
 	return func(s *terraform.State) error {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
 // stopTimeout is each resource's create and delete timeout in the stop tests: while the API
@@ -22,7 +24,7 @@ const stopTimeout = "5s"
 func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	requireOwnCluster(t)
 	prefix := prefixFor("stop")
-	ws := newWorkspace(t, queuesConfig(prefix, 50, stopTimeout))
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 50, stopTimeout))
 	trigger := newWriteTrigger(t, prefix)
 	// A failed test leaves it running for the next (and for the trigger's cleanup, which runs after).
 	t.Cleanup(func() { _ = own.StartAPIServer() })
@@ -31,7 +33,7 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	if len(written) == 0 || len(written) == 100 {
 		t.Fatalf("the API server stopped with %d of 100 objects written; want some but not all", len(written))
 	}
-	st := byName(t, ws.state(t))
+	st := byName(t, ws.State(t))
 	for name := range written {
 		if _, ok := st[name]; !ok {
 			t.Errorf("%s was written but is not in the state: the next apply would refuse it as someone else's", name)
@@ -45,9 +47,9 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	t.Logf("%d objects written before the stop, %d in the state", len(written), len(st))
 
 	// The rerun converges: all 100, each written object kept (same UID: not created twice).
-	ws.must(t, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+	ws.Must(t, "apply", "-auto-approve", "-input=false", "-parallelism=10")
 	live := liveQueues(t, prefix)
-	st = byName(t, ws.state(t))
+	st = byName(t, ws.State(t))
 	if len(live) != 100 || len(st) != 100 {
 		t.Fatalf("after the rerun: %d objects in the cluster and %d in the state; want 100 of each", len(live), len(st))
 	}
@@ -61,7 +63,7 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 			t.Errorf("%s: state uid %s (tainted %v), cluster uid %s", name, e.UID, e.Tainted, live[name])
 		}
 	}
-	if out, _, err := ws.run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
+	if out, _, err := ws.Run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
 		t.Fatalf("after the rerun, the plan is not empty: %v\n%s", err, out)
 	}
 
@@ -69,18 +71,18 @@ func TestFault_apiServerStopsDuringApplyAndDestroy(t *testing.T) {
 	if len(left) == 0 || len(left) == 100 {
 		t.Fatalf("the API server stopped with %d of 100 objects left; want some but not all", len(left))
 	}
-	st = byName(t, ws.state(t))
+	st = byName(t, ws.State(t))
 	for name := range left {
 		if _, ok := st[name]; !ok {
 			t.Errorf("%s is still in the cluster but was dropped from the state: nothing would delete it", name)
 		}
 	}
 	t.Logf("%d objects left after the stop, %d in the state", len(left), len(st))
-	ws.must(t, "destroy", "-auto-approve", "-input=false", "-parallelism=10")
+	ws.Must(t, "destroy", "-auto-approve", "-input=false", "-parallelism=10")
 	if live := liveQueues(t, prefix); len(live) != 0 {
 		t.Errorf("after the second destroy, %d objects are left: %v", len(live), live)
 	}
-	if st := ws.state(t); len(st) != 0 {
+	if st := ws.State(t); len(st) != 0 {
 		t.Errorf("after the second destroy, the state holds %d resources", len(st))
 	}
 }
@@ -92,9 +94,9 @@ var faultError = regexp.MustCompile(`Error: (Applying|Deleting|Reading) (Resourc
 // stopWhen runs `command -auto-approve` in ws, stops the API server when fired is closed, waits
 // for the command to fail, checks its errors, starts the API server again, and returns the
 // objects of prefix then in the cluster (name to UID).
-func stopWhen(t *testing.T, ws *workspace, prefix, command string, fired <-chan struct{}) map[string]string {
+func stopWhen(t *testing.T, ws *acctest.Workspace, prefix, command string, fired <-chan struct{}) map[string]string {
 	t.Helper()
-	done, wait := ws.background(t, command, "-auto-approve", "-input=false", "-parallelism=10")
+	done, wait := ws.Background(t, command, "-auto-approve", "-input=false", "-parallelism=10")
 	start := time.Now()
 	select {
 	case <-fired:

@@ -104,8 +104,8 @@ provider "mlplatform" {
 		line += strings.Count(block, "\n")
 		b.WriteString(block)
 	}
-	ws := newWorkspace(t, b.String(), "KUBE_CONFIG_PATHS=/nonexistent")
-	out, _, _ := ws.run(t, "plan", "-json", "-input=false")
+	ws := acctest.NewWorkspace(t, b.String(), "KUBE_CONFIG_PATHS=/nonexistent")
+	out, _, _ := ws.Run(t, "plan", "-json", "-input=false")
 	found := map[int][]string{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)

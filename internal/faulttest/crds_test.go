@@ -29,10 +29,10 @@ var crds = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "
 func TestFault_kueueCRDsRemovedBetweenApplies(t *testing.T) {
 	requireOwnCluster(t)
 	prefix := prefixFor("crds")
-	ws := newWorkspace(t, queuesConfig(prefix, 2, ""))
-	ws.must(t, "apply", "-auto-approve", "-input=false")
-	t.Cleanup(func() { _, _, _ = ws.run(t, "destroy", "-auto-approve", "-input=false") })
-	statePath := filepath.Join(ws.dir, "terraform.tfstate")
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 2, ""))
+	ws.Must(t, "apply", "-auto-approve", "-input=false")
+	t.Cleanup(func() { _, _, _ = ws.Run(t, "destroy", "-auto-approve", "-input=false") })
+	statePath := filepath.Join(ws.Dir, "terraform.tfstate")
 	before, err := os.ReadFile(statePath)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestFault_kueueCRDsRemovedBetweenApplies(t *testing.T) {
 	removed := removeCRDs(t, "clusterqueues.kueue.x-k8s.io", "resourceflavors.kueue.x-k8s.io")
 	hint := acctest.Words("Kueue v0.15 or newer (kueue.x-k8s.io/v1beta2) is not installed on this cluster: the API server does not serve kueue.x-k8s.io/v1beta2")
 	for _, command := range [][]string{{"plan", "-input=false"}, {"apply", "-auto-approve", "-input=false"}} {
-		out, _, err := ws.run(t, command...)
+		out, _, err := ws.Run(t, command...)
 		if err == nil {
 			t.Fatalf("%s succeeded without Kueue's CRDs:\n%s", command[0], out)
 		}
@@ -60,11 +60,11 @@ func TestFault_kueueCRDsRemovedBetweenApplies(t *testing.T) {
 	}
 
 	restoreCRDs(t, removed)
-	out, _, err := ws.run(t, "plan", "-detailed-exitcode", "-input=false")
+	out, _, err := ws.Run(t, "plan", "-detailed-exitcode", "-input=false")
 	if code := exitCode(err); code != 2 || !bytes.Contains([]byte(out), []byte("4 to add, 0 to change, 0 to destroy")) {
 		t.Fatalf("with the CRDs back (and the objects gone with them), the plan should create all 4 (exit %d):\n%s", code, out)
 	}
-	ws.must(t, "apply", "-auto-approve", "-input=false")
+	ws.Must(t, "apply", "-auto-approve", "-input=false")
 }
 
 func exitCode(err error) int {

@@ -3,26 +3,19 @@ package faulttest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
 var (
-	// tfPath is the CLI the tests run: TF_ACC_TERRAFORM_PATH, else the pinned Terraform.
-	tfPath string
-	// cliConfig is a CLI configuration whose dev_overrides take the provider from the binary
-	// built for this run.
-	cliConfig string
-	// kubeconfig is KUBECONFIG's cluster, or own's; admin its admin client configuration.
-	kubeconfig string
-	admin      *rest.Config
+	// admin is an admin client configuration of the cluster: KUBECONFIG's, or own's.
+	admin *rest.Config
 	// own is the package's own local control plane, nil with KUBECONFIG: the tests that stop the
 	// API server or remove CRDs need it.
 	own *testcluster.Cluster
@@ -40,6 +33,7 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	defer acctest.RemoveBuiltProvider()
 	if err := setUp(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -53,23 +47,25 @@ func runTests(m *testing.M) int {
 	return code
 }
 
+// setUp sets what the workspaces (acctest.Workspace) run: TF_ACC_TERRAFORM_PATH, else the pinned
+// Terraform, and the cluster in KUBE_CONFIG_PATHS: KUBECONFIG's, else a local control plane.
 func setUp(dir string) error {
-	if tfPath = os.Getenv("TF_ACC_TERRAFORM_PATH"); tfPath == "" {
-		var err error
-		if tfPath, err = testcluster.Tool("terraform"); err != nil {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		tf, err := testcluster.Tool("terraform")
+		if err != nil {
 			return err
 		}
+		_ = os.Setenv("TF_ACC_TERRAFORM_PATH", tf)
 	}
-	if err := buildProvider(dir); err != nil {
-		return err
-	}
-	if kubeconfig = os.Getenv("KUBECONFIG"); kubeconfig == "" {
+	kubeconfig := os.Getenv("KUBECONFIG")
+	if kubeconfig == "" {
 		var err error
 		if own, err = testcluster.Start(dir); err != nil {
 			return err
 		}
 		kubeconfig = own.Kubeconfig
 	}
+	_ = os.Setenv("KUBE_CONFIG_PATHS", kubeconfig)
 	var err error
 	admin, err = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()
@@ -77,28 +73,6 @@ func setUp(dir string) error {
 		return fmt.Errorf("loading KUBECONFIG %q: %w", kubeconfig, err)
 	}
 	return nil
-}
-
-// buildProvider builds the provider into dir and writes a CLI configuration that overrides
-// mlplatform/mlplatform (under both registries' addresses) with it: the CLI runs the binary a
-// user runs, a new process for each command, with no `init`.
-func buildProvider(dir string) error {
-	bin := filepath.Join(dir, "bin")
-	cmd := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-mlplatform"), ".")
-	cmd.Dir = "../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("building the provider: %w\n%s", err, out)
-	}
-	cliConfig = filepath.Join(dir, "cli.tfrc")
-	rc := fmt.Sprintf(`provider_installation {
-  dev_overrides {
-    "registry.terraform.io/mlplatform/mlplatform" = %[1]q
-    "registry.opentofu.org/mlplatform/mlplatform" = %[1]q
-  }
-  direct {}
-}
-`, bin)
-	return os.WriteFile(cliConfig, []byte(rc), 0o600)
 }
 
 // requireCluster skips without TF_ACC and fails when the cluster could not be set up.
@@ -120,17 +94,4 @@ func requireOwnCluster(t *testing.T) {
 	if own == nil {
 		t.Skip("stops the API server or removes CRDs: runs only on the test's own local control plane, not on KUBECONFIG's cluster")
 	}
-}
-
-// cleanEnv is the environment without what could point the CLI or the provider elsewhere.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "KUBE_") || strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "TOFU_") || name == "KUBECONFIG" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
 // For six seconds the proxy answers 429 (Retry-After: 1), then 503 (Retry-After: 1), then resets
@@ -39,9 +41,9 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 		}
 		return nil
 	})
-	ws := newWorkspace(t, queuesConfig(prefix, 10, ""), proxy.env()...)
-	t.Cleanup(func() { _, _, _ = ws.direct().run(t, "destroy", "-auto-approve", "-input=false") })
-	ws.must(t, "apply", "-auto-approve", "-input=false", "-parallelism=10")
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 10, ""), proxy.env()...)
+	t.Cleanup(func() { _, _, _ = ws.Direct().Run(t, "destroy", "-auto-approve", "-input=false") })
+	ws.Must(t, "apply", "-auto-approve", "-input=false", "-parallelism=10")
 	if live := liveQueues(t, prefix); len(live) != 20 {
 		t.Fatalf("%d objects in the cluster; want 20", len(live))
 	}
@@ -90,7 +92,7 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 			t.Errorf("the write of %s was reset and never retried", p)
 		}
 	}
-	if out, _, err := ws.run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
+	if out, _, err := ws.Run(t, "plan", "-detailed-exitcode", "-input=false"); err != nil {
 		t.Fatalf("after the apply, the plan is not empty: %v\n%s", err, out)
 	}
 }
@@ -107,8 +109,8 @@ func TestFault_throttlingOutlastsTheTimeout(t *testing.T) {
 		}
 		return nil
 	})
-	ws := newWorkspace(t, queuesConfig(prefix, 1, "4s"), proxy.env()...)
-	out, took, err := ws.run(t, "apply", "-auto-approve", "-input=false", "-target=mlplatform_resource_flavor.f")
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 1, "4s"), proxy.env()...)
+	out, took, err := ws.Run(t, "apply", "-auto-approve", "-input=false", "-target=mlplatform_resource_flavor.f")
 	flat := strings.Join(strings.Fields(out), " ")
 	if err == nil {
 		t.Fatalf("the apply succeeded while every write was refused:\n%s", out)
@@ -120,7 +122,7 @@ func TestFault_throttlingOutlastsTheTimeout(t *testing.T) {
 	if took > 30*time.Second {
 		t.Errorf("the apply took %s with a create timeout of 4s", took)
 	}
-	if st := ws.state(t); len(st) != 0 {
+	if st := ws.State(t); len(st) != 0 {
 		t.Errorf("the state holds %d resources; want none", len(st))
 	}
 	if live := liveQueues(t, prefix); len(live) != 0 {

@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
 var (
@@ -77,9 +79,9 @@ func liveQueues(t *testing.T, prefix string) map[string]string {
 
 // byName indexes a state's entries by object name; it fails the test on two entries of one
 // object.
-func byName(t *testing.T, st map[string]stateEntry) map[string]stateEntry {
+func byName(t *testing.T, st map[string]acctest.StateEntry) map[string]acctest.StateEntry {
 	t.Helper()
-	out := map[string]stateEntry{}
+	out := map[string]acctest.StateEntry{}
 	for _, e := range st {
 		if other, dup := out[e.Name]; dup {
 			t.Errorf("the state holds %s twice: %s and %s", e.Name, other.Address, e.Address)

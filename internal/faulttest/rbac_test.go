@@ -13,6 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
 // Credentials whose ClusterRole allows everything on ResourceFlavors and ClusterQueues except
@@ -32,10 +34,10 @@ func TestFault_rbacLacksOneVerb(t *testing.T) {
 	// counts the calls.
 	anonymous := &rest.Config{Host: admin.Host, TLSClientConfig: rest.TLSClientConfig{CAData: admin.CAData, CAFile: admin.CAFile}}
 	proxy := newProxyTo(t, anonymous, 0, nil)
-	ws := newWorkspace(t, queuesConfig(prefix, 1, ""), proxy.env("KUBE_TOKEN="+token)...)
-	t.Cleanup(func() { _, _, _ = ws.direct().run(t, "destroy", "-auto-approve", "-input=false") })
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 1, ""), proxy.env("KUBE_TOKEN="+token)...)
+	t.Cleanup(func() { _, _, _ = ws.Direct().Run(t, "destroy", "-auto-approve", "-input=false") })
 
-	out, _, err := ws.run(t, "apply", "-auto-approve", "-input=false")
+	out, _, err := ws.Run(t, "apply", "-auto-approve", "-input=false")
 	if err == nil {
 		t.Fatalf("the apply succeeded without patch on clusterqueues:\n%s", out)
 	}
@@ -59,7 +61,7 @@ func TestFault_rbacLacksOneVerb(t *testing.T) {
 	if patches != 1 {
 		t.Errorf("the provider sent the refused PATCH %d times; want once (a 403 is final)", patches)
 	}
-	st := byName(t, ws.state(t))
+	st := byName(t, ws.State(t))
 	if _, ok := st[prefix+"-f0"]; !ok || len(st) != 1 {
 		t.Errorf("the state holds %v; want the flavor alone", st)
 	}

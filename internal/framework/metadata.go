@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -87,11 +86,12 @@ func MetadataAttributes(kind string) map[string]schema.Attribute {
 			ElementType: types.StringType,
 			Optional:    true,
 			MarkdownDescription: "Annotations of the " + kind + " (`metadata.annotations`). Annotations that other " +
-				"tools add are left alone and cause no diff. `" + OwnerAnnotation + "` is reserved: the provider " +
-				"writes it on every object to name the resource that owns it.",
+				"tools add are left alone and cause no diff. `" + OwnerAnnotation + "`, `" + OwnerIDAnnotation + "` and `" +
+				keyClaimPrefix + "*` are reserved: the provider writes them to name the resource instance that owns an " +
+				"object, or a key of a shared ConfigMap.",
 			Validators: []validator.Map{
 				LabelMapValidators()[0],
-				mapvalidator.KeysAre(stringvalidator.NoneOf(OwnerAnnotation)),
+				mapvalidator.KeysAre(NotMark()),
 			},
 		},
 		"uid": schema.StringAttribute{

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,22 +24,7 @@ type ProviderData struct {
 	// known only at apply: GPU node pools then plan their hourly prices as unknown.
 	PricingRegion string
 
-	claimsMu sync.Mutex
-	claims   map[string]string // a shared object's key -> the resource that declares it, at plan
-}
-
-// claim records that claimant declares key, unless another did first; it returns who did.
-func (p *ProviderData) claim(key, claimant string) string {
-	p.claimsMu.Lock()
-	defer p.claimsMu.Unlock()
-	if p.claims == nil {
-		p.claims = map[string]string{}
-	}
-	if other, ok := p.claims[key]; ok {
-		return other
-	}
-	p.claims[key] = claimant
-	return claimant
+	claims claims // what the resources of the configuration write, at plan
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.

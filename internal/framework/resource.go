@@ -122,8 +122,11 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		maps.Copy(all, specLabels)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(all))...)
 	}
-	if k, ok := r.hooks().(KeyOwner); ok && !resp.Diagnostics.HasError() {
-		r.claimKeys(ctx, k, req, resp)
+	if !resp.Diagnostics.HasError() {
+		var m M
+		if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); !resp.Diagnostics.HasError() {
+			r.claimPlanned(ctx, &m, req, resp)
+		}
 	}
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
@@ -175,20 +178,22 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 	diags.Append(tdiags...)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	own := r.owner(ctx, prior, &m, diags)
-	if _, shared := r.hooks().(KeyOwner); shared && prior == nil {
-		own.manager = newKeyManager(r.Provider.Client.FieldManager(), r.Spec.TypeSuffix())
-	}
+	own := r.owner(ctx, prior, &m, prior == nil, diags)
 	if r.apply(ctx, &m, before, &own, state, diags) {
-		own.adopted = nil // every object (or key) written now carries the resource's mark
+		// Every object (or key) now carries the instance's marks.
+		own.adopted, own.legacy = nil, false
 	}
 	own.save(ctx, next, diags)
 }
 
-// owner is the ownership of the resource whose model m is, as private state p records it (p nil:
-// none recorded).
-func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, diags *diag.Diagnostics) owner {
-	return loadOwner(ctx, p, r.Spec.TypeSuffix(), objectID(namespaceOf(PM(m)), PM(m).Meta().Name.ValueString()), diags)
+// owner is the ownership of the resource instance whose model m is: a new instance's when fresh
+// (a create or an import), else as private state p records it.
+func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, fresh bool, diags *diag.Diagnostics) owner {
+	id := objectID(namespaceOf(PM(m)), PM(m).Meta().Name.ValueString())
+	if fresh {
+		return newOwner(r.Provider.Client.FieldManager(), r.Spec.TypeSuffix(), id)
+	}
+	return loadOwner(ctx, p, r.Provider.Client.FieldManager(), r.Spec.TypeSuffix(), id, diags)
 }
 
 // apply writes every object the model needs, then deletes those it no longer needs. It first
@@ -215,11 +220,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 		return false
 	}
 	_, shared := r.hooks().(KeyOwner)
-	if shared {
-		r.checkKeys(ctx, objs[0], own, diags)
-	} else {
-		r.checkOwned(ctx, objs, *own, diags)
-	}
+	lives := r.readBeforeWrite(ctx, objs, *own, shared, diags)
 	if diags.HasError() {
 		return false
 	}
@@ -230,16 +231,13 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 	}
 	var applied []*unstructured.Unstructured
 	uids := map[ObjectRef]string{}
-	for _, o := range objs {
+	for i, o := range objs {
 		var live *unstructured.Unstructured
 		var err error
 		if shared {
-			live, err = r.Provider.Client.ApplyAs(ctx, o.Ref.Kind, o.Body, own.manager)
+			live, err = r.writeKeys(ctx, o, own, lives[i])
 		} else {
-			var body map[string]any
-			if body, err = MarkOwned(o.Body, own.mark); err == nil {
-				live, err = r.Provider.Client.Apply(ctx, o.Ref.Kind, body)
-			}
+			live, err = r.writeOwned(ctx, o, *own, lives[i])
 		}
 		if err != nil {
 			diags.AddError("Applying "+o.Ref.String(), err.Error())
@@ -247,6 +245,10 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 		}
 		applied = append(applied, live)
 		uids[o.Ref] = string(live.GetUID())
+		if shared {
+			keys, _ := dataKeys(o.Body)
+			ownKeys(own, keys)
+		}
 	}
 	refs := r.refs(m, before)
 	if !diags.HasError() {
@@ -302,7 +304,7 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	meta := PM(&m).Meta()
 	ns, name := namespaceOf(PM(&m)), meta.Name.ValueString()
 	importing := meta.UID.IsNull()
-	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	own := r.owner(ctx, req.Private, &m, importing, &resp.Diagnostics)
 	_, shared := r.hooks().(KeyOwner)
 	refs := r.refs(&m, nil)
 	if l, ok := r.hooks().(ImportLister[M]); ok && importing {
@@ -332,22 +334,27 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 			return
 		}
 		switch {
-		case shared:
+		case shared && importing:
 			// A shared object is everyone's; what is the resource's are its keys.
-			if importing {
-				keys, _ := dataKeys(obj.Object)
-				ownKeys(&own, keys)
+			keys, err := importKeys(obj, ref)
+			if err != nil {
+				resp.Diagnostics.AddError("Cannot import "+objectID(ns, name), err.Error())
+				return
 			}
-		case own.owns(obj):
-		case importing && own.adoptable(obj):
+			ownKeys(&own, keys)
+		case shared, own.owns(obj):
+		case importing && adoptable(obj):
 			// Import is the one way to take over an object: remembered by UID until an apply marks it.
 			own.adopt(string(obj.GetUID()))
+		case importing && i == 0:
+			resp.Diagnostics.AddError("Cannot import "+objectID(ns, name), notAdoptable(ref, obj))
+			return
 		default:
 			foreign = append(foreign, ref.String())
 			continue
 		}
-		// The mark is the cycle's, not an annotation the configuration manages.
-		unstructured.RemoveNestedField(obj.Object, "metadata", "annotations", OwnerAnnotation)
+		// The marks are the cycle's, not annotations the configuration manages.
+		stripMarks(obj)
 		live[i] = obj
 		if first == nil {
 			first = obj
@@ -375,9 +382,8 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if importing {
-		own.save(ctx, resp.Private, &resp.Diagnostics)
-	}
+	// An import's ownership, and a legacy instance's id, are kept from the first read on.
+	own.save(ctx, resp.Private, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 

@@ -29,7 +29,7 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	resp.Diagnostics.Append(diags...)
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	own := r.owner(ctx, req.Private, &m, &resp.Diagnostics)
+	own := r.owner(ctx, req.Private, &m, false, &resp.Diagnostics)
 	refs := r.refs(&m, nil)
 	if _, shared := r.hooks().(KeyOwner); shared {
 		ref := refs[0]
@@ -45,7 +45,7 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	explainer, explains := r.hooks().(DeleteExplainer[M])
 	for i, ref := range refs {
-		obj, err := r.ownedObject(ctx, ref, own)
+		obj, err := r.ownedObject(ctx, ref, own, &resp.Diagnostics)
 		if err == nil && obj != nil && explains && i == 0 {
 			if held := r.awaitRelease(ctx, explainer, &m); held != "" {
 				resp.Diagnostics.AddError("Cannot delete "+ref.String()+" while it is in use", held+"\n\nNothing was deleted.")
@@ -112,22 +112,29 @@ func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.S
 	diags.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, WrittenByProvider)...)
 }
 
-// ownedObject is the object at ref when it is the resource's; nil when it does not exist or is
-// someone else's.
-func (r *Resource[M, PM]) ownedObject(ctx context.Context, ref ObjectRef, own owner) (*unstructured.Unstructured, error) {
+// ownedObject is the object at ref when it is the instance's; nil when it does not exist or is
+// someone else's, which diags (if not nil) then says is left alone.
+func (r *Resource[M, PM]) ownedObject(ctx context.Context, ref ObjectRef, own owner, diags *diag.Diagnostics) (*unstructured.Unstructured, error) {
 	obj, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name)
 	if kube.IsNotFound(err) {
 		return nil, nil
 	}
-	if err != nil || !own.owns(obj) {
+	if err != nil {
 		return nil, err
+	}
+	if !own.owns(obj) {
+		if diags != nil && WrittenByProvider(obj) {
+			diags.AddWarning("Left "+ref.String()+" alone",
+				ref.String()+" now belongs to "+ownerOf(obj)+", not to this resource: it was not deleted.")
+		}
+		return nil, nil
 	}
 	return obj, nil
 }
 
 // deleteOwned deletes the object at ref and waits until it is gone, unless it is someone else's.
 func (r *Resource[M, PM]) deleteOwned(ctx context.Context, ref ObjectRef, own owner) error {
-	obj, err := r.ownedObject(ctx, ref, own)
+	obj, err := r.ownedObject(ctx, ref, own, nil)
 	if err != nil || obj == nil {
 		return err
 	}

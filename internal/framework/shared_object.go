@@ -2,7 +2,7 @@ package framework
 
 import (
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -10,22 +10,29 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/ptr"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // Shared objects: a ConfigMap that the GPU Operator's chart, other resources of this provider or
-// other tools write keys to as well. A resource owns the data keys it declares, never the object:
-// it writes them with server-side apply under a field manager of its own, so that its apply drops
-// only keys it wrote before; it refuses a key that someone else wrote; its destroy removes its
-// keys, and the object only when the resource created it and nothing else is left in it.
+// other tools write keys to as well. A resource instance owns the data keys it declares, never the
+// object: it claims each key with an annotation (KeyClaimAnnotation) and writes its keys, labels
+// and annotations with server-side apply under its own field manager and without force, so that
+//   - its apply drops only what it wrote before;
+//   - a key another writer wrote, or another instance claims, is refused, and of two instances
+//     applying one key at once one is refused (their claims conflict in the apiserver, even where
+//     their values are equal and field ownership alone would be shared);
+//   - a label or annotation another manager set with another value is an error naming it, never
+//     overwritten; only the instance's own keys changed by someone else are taken back;
+//   - its destroy removes only what it wrote, and the object only when it created it and nothing
+//     else is left in it.
+// Each write is conditional on the object as the checks read it: a write in between is read and
+// decided again.
 
 // KeyOwner is implemented by a Spec whose one object is a shared ConfigMap.
 type KeyOwner interface {
@@ -34,12 +41,48 @@ type KeyOwner interface {
 	PlannedKeys(ctx context.Context, plan tfsdk.Plan) (keys []string, known bool, diags diag.Diagnostics)
 }
 
-// newKeyManager is a field manager for one resource's keys: the provider's, the resource type and
-// a random part, since resources that share an object differ in nothing else the provider sees.
-func newKeyManager(base, typeSuffix string) string {
-	b := make([]byte, 4)
-	_, _ = rand.Read(b)
-	return base + ":" + typeSuffix + ":" + hex.EncodeToString(b)
+// keyClaimPrefix starts the annotations that claim a shared object's data keys.
+const keyClaimPrefix = "keys.mlplatform.io/"
+
+// KeyClaimAnnotation is the annotation through which a resource instance claims data key key: the
+// key itself where it makes a valid annotation name, else a digest of it.
+func KeyClaimAnnotation(key string) string {
+	if len(validation.IsQualifiedName(keyClaimPrefix+key)) == 0 {
+		return keyClaimPrefix + key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return keyClaimPrefix + "sha256-" + hex.EncodeToString(sum[:8])
+}
+
+// isMarkAnnotation reports whether an annotation is one of the cycle's ownership marks, which no
+// configuration manages.
+func isMarkAnnotation(key string) bool {
+	return key == OwnerAnnotation || key == OwnerIDAnnotation || strings.HasPrefix(key, keyClaimPrefix)
+}
+
+// claim is the value of the instance's key claims.
+func (o owner) claim() string { return ResourceTypePrefix + o.typeSuffix + "/" + o.instance }
+
+// claiming is body (an apply configuration of a ConfigMap) as a map that claims keys.
+func (o owner) claiming(body any, keys []string) (map[string]any, error) {
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, err
+	}
+	meta, _ := obj["metadata"].(map[string]any)
+	annotations, _ := meta["annotations"].(map[string]any)
+	if annotations == nil {
+		annotations = map[string]any{}
+		meta["annotations"] = annotations
+	}
+	for _, k := range keys {
+		annotations[KeyClaimAnnotation(k)] = o.claim()
+	}
+	return obj, nil
 }
 
 // keyOwnersOf maps each data key of obj to the field managers that own it.
@@ -82,7 +125,7 @@ func dataKeys(body any) ([]string, error) {
 	return keys, nil
 }
 
-// ownKeys records keys as the resource's: those it wrote, or every key of the object on import.
+// ownKeys records keys as the resource's: those it wrote, or those an import took.
 func ownKeys(own *owner, keys []string) {
 	own.keys = map[string]bool{}
 	for _, k := range keys {
@@ -90,47 +133,30 @@ func ownKeys(own *owner, keys []string) {
 	}
 }
 
-// checkKeys refuses, before anything is written, a key of o that the shared object already holds
-// and the resource did not write, and records o's keys as the resource's. An object that does not
-// exist yet is the resource's to create. A resource without a manager of its own (written before
-// managers per resource) keeps the provider's.
-func (r *Resource[M, PM]) checkKeys(ctx context.Context, o Object, own *owner, diags *diag.Diagnostics) {
-	keys, err := dataKeys(o.Body)
-	if err != nil {
-		diags.AddError("Encoding "+o.Ref.String(), err.Error())
-		return
-	}
-	defer func() {
-		if !diags.HasError() {
-			ownKeys(own, keys)
-		}
-	}()
-	if own.manager == "" {
-		own.manager = r.Provider.Client.FieldManager()
-	}
-	live, err := r.Provider.Client.Get(ctx, o.Ref.Kind, o.Ref.Namespace, o.Ref.Name)
-	if kube.IsNotFound(err) {
-		own.created = true
-		return
-	}
-	if err != nil {
-		diags.AddError("Reading "+o.Ref.String()+" before writing it", err.Error())
-		return
-	}
-	present, owners := live.Object["data"], keyOwnersOf(live)
-	data, _ := present.(map[string]any)
+// keyRefusals say, for each of keys that live holds and that is not the instance's to write, who
+// holds it ("" each when all are free). typeSuffix and importID make the import hint.
+func (o owner) keyRefusals(live *unstructured.Unstructured, ref ObjectRef, keys []string, importID string) []string {
+	data, _ := live.Object["data"].(map[string]any)
+	owners := keyOwnersOf(live)
+	var out []string
 	for _, k := range keys {
-		// A key the resource wrote stays its own when another manager edits it (the edit is
-		// drift that the apply restores).
-		if _, ok := data[k]; !ok || own.keys[k] || slices.Contains(owners[k], own.manager) {
+		if claim := live.GetAnnotations()[KeyClaimAnnotation(k)]; claim != "" && claim != o.claim() {
+			out = append(out, fmt.Sprintf("Key %q of %s is claimed by %s (annotation %s): a key of a shared ConfigMap "+
+				"belongs to one resource instance. Declare another key, or remove it from the other resource.",
+				k, ref, claim, KeyClaimAnnotation(k)))
 			continue
 		}
-		diags.AddError(fmt.Sprintf("Key %q of %s already exists", k, o.Ref), fmt.Sprintf(
-			"Key %q of %s was written by %s, not by this resource: the provider never takes over a key. Declare another key, "+
-				"remove it from the other writer, or import the ConfigMap into this resource:\n\n"+
-				"  terraform import %s%s.<name> %s",
-			k, o.Ref, describeManagers(owners[k]), ResourceTypePrefix, r.Spec.TypeSuffix(), objectID(o.Ref.Namespace, o.Ref.Name)))
+		// A key the instance claimed or wrote stays its own when another manager edits it (the edit
+		// is drift that the apply restores).
+		if _, ok := data[k]; !ok || o.keys[k] || live.GetAnnotations()[KeyClaimAnnotation(k)] == o.claim() || slices.Contains(owners[k], o.manager) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("Key %q of %s was written by %s, not by this resource: the provider never takes "+
+			"over a key. Declare another key, remove it from the other writer, or import the ConfigMap into this "+
+			"resource:\n\n  terraform import %s%s.<name> %s",
+			k, ref, describeManagers(owners[k]), ResourceTypePrefix, o.typeSuffix, importID))
 	}
+	return out
 }
 
 func describeManagers(managers []string) string {
@@ -148,14 +174,87 @@ func describeManagers(managers []string) string {
 	return strings.Join(out, " and ")
 }
 
-// deleteKeys removes the resource's keys (and labels and annotations) from the shared object by
-// applying nothing under its manager, then deletes the object if the resource created it and
-// nothing is left in it. The delete is conditional on the object being as just written, so a key
-// written by someone else in between keeps it.
-func (r *Resource[M, PM]) deleteKeys(ctx context.Context, ref ObjectRef, own owner) error {
-	if own.manager == "" {
-		own.manager = r.Provider.Client.FieldManager()
+// writeKeys applies o, the shared object with the instance's keys, over live (the object as it was
+// read, nil when it did not exist), as the package comment says.
+func (r *Resource[M, PM]) writeKeys(ctx context.Context, o Object, own *owner, live *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	keys, err := dataKeys(o.Body)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", o.Ref, err)
 	}
+	body, err := own.claiming(o.Body, keys)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", o.Ref, err)
+	}
+	c := r.Provider.Client
+	for range maxWriteAttempts {
+		opts := kube.ApplyOptions{Manager: own.manager}
+		if live != nil {
+			if refusals := own.keyRefusals(live, o.Ref, keys, own.id); len(refusals) > 0 {
+				return nil, refusalError(refusals)
+			}
+			opts.ResourceVersion = live.GetResourceVersion()
+		}
+		out, err := c.ApplyWith(ctx, o.Ref.Kind, body, opts)
+		if conflicts := kube.FieldConflicts(err); len(conflicts) > 0 && live != nil {
+			if foreign := notOwnKeys(conflicts, keys); len(foreign) > 0 {
+				return nil, foreignFieldsError(o.Ref, foreign)
+			}
+			// Only the instance's own keys, changed by someone else: drift, taken back, on the
+			// object as it was checked.
+			opts.Force = true
+			out, err = c.ApplyWith(ctx, o.Ref.Kind, body, opts)
+		}
+		if err == nil {
+			if live == nil {
+				own.created = true
+			}
+			return out, nil
+		}
+		if !kube.IsConflict(err) {
+			return nil, err
+		}
+		// Written by someone else since it was read: read it again and decide again.
+		if live, err = c.Get(ctx, o.Ref.Kind, o.Ref.Namespace, o.Ref.Name); kube.IsNotFound(err) {
+			live = nil
+		} else if err != nil {
+			return nil, err
+		}
+	}
+	return nil, keptChanging(o.Ref)
+}
+
+// notOwnKeys are the conflicts on anything but the data keys the instance declares.
+func notOwnKeys(conflicts []kube.FieldConflict, keys []string) []kube.FieldConflict {
+	var out []kube.FieldConflict
+	for _, c := range conflicts {
+		key, isData := strings.CutPrefix(c.Field, ".data.")
+		if !isData || !slices.Contains(keys, key) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func foreignFieldsError(ref ObjectRef, conflicts []kube.FieldConflict) error {
+	lines := make([]string, len(conflicts))
+	for i, c := range conflicts {
+		lines[i] = fmt.Sprintf("  %s, set by field manager %q", c.Field, c.Manager)
+	}
+	return fmt.Errorf("%s is shared, and another writer set these to other values than this resource declares:\n%s\n\n"+
+		"The provider never overwrites or removes what another writer set on a shared ConfigMap. Remove them from this "+
+		"resource's labels and annotations (or from the provider's default_labels), or let the other writer set the "+
+		"same value", ref, strings.Join(lines, "\n"))
+}
+
+func refusalError(refusals []string) error {
+	return fmt.Errorf("%s", strings.Join(refusals, "\n\n"))
+}
+
+// deleteKeys removes what the instance wrote to the shared object (its keys, claims, labels and
+// annotations) by applying nothing under its manager, then deletes the object if the instance
+// created it and nothing is left in it. The delete is conditional on the object being as just
+// written, so a key written by someone else in between keeps it.
+func (r *Resource[M, PM]) deleteKeys(ctx context.Context, ref ObjectRef, own owner) error {
 	if _, err := r.Provider.Client.Get(ctx, ref.Kind, ref.Namespace, ref.Name); err != nil {
 		if kube.IsNotFound(err) {
 			return nil
@@ -166,7 +265,7 @@ func (r *Resource[M, PM]) deleteKeys(ctx context.Context, ref ObjectRef, own own
 		"apiVersion": ref.Kind.GVR.GroupVersion().String(), "kind": ref.Kind.Kind,
 		"metadata": map[string]any{"name": ref.Name, "namespace": ref.Namespace},
 	}
-	left, err := r.Provider.Client.ApplyAs(ctx, ref.Kind, empty, own.manager)
+	left, err := r.Provider.Client.ApplyWith(ctx, ref.Kind, empty, kube.ApplyOptions{Manager: own.manager})
 	if err != nil || !own.created {
 		return err
 	}
@@ -182,26 +281,24 @@ func (r *Resource[M, PM]) deleteKeys(ctx context.Context, ref ObjectRef, own own
 	return err
 }
 
-// claimKeys refuses, at plan, a key of a shared object that another resource in the same
-// configuration declares too. Claims live in the provider process, which plans every resource
-// of one provider configuration; a resource is told apart by its type and its set of keys.
-func (r *Resource[M, PM]) claimKeys(ctx context.Context, k KeyOwner, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var ns, name types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("namespace"), &ns)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &name)...)
-	keys, known, diags := k.PlannedKeys(ctx, req.Plan)
-	resp.Diagnostics.Append(diags...)
-	if !known || ns.IsUnknown() || name.IsUnknown() || resp.Diagnostics.HasError() {
-		return
-	}
-	slices.Sort(keys)
-	claimant := ResourceTypePrefix + r.Spec.TypeSuffix() + " declaring keys " + strings.Join(keys, ", ")
-	object := objectID(ns.ValueString(), name.ValueString())
-	for _, key := range keys {
-		if other := r.Provider.claim(object+"\x00"+key, claimant); other != claimant {
-			resp.Diagnostics.AddError("Key declared by two resources",
-				fmt.Sprintf("Key %q of ConfigMap %s is declared by two resources: an %s and an %s. A key of a shared "+
-					"ConfigMap belongs to one resource: remove it from one of them.", key, object, other, claimant))
+// importKeys are the keys an import of the shared object live takes: those no other resource
+// instance claims. It removes the claimed ones from live, so that they are not read into the
+// resource, and refuses when every key is claimed.
+func importKeys(live *unstructured.Unstructured, ref ObjectRef) ([]string, error) {
+	keys, _ := dataKeys(live.Object)
+	data, _ := live.Object["data"].(map[string]any)
+	var free, claimed []string
+	for _, k := range keys {
+		if claim := live.GetAnnotations()[KeyClaimAnnotation(k)]; claim != "" {
+			claimed = append(claimed, fmt.Sprintf("%q (by %s)", k, claim))
+			delete(data, k)
+			continue
 		}
+		free = append(free, k)
 	}
+	if len(free) == 0 && len(claimed) > 0 {
+		return nil, fmt.Errorf("every key of %s is claimed by another resource instance: %s. Import takes only the keys "+
+			"of a shared ConfigMap that no resource of this provider claims", ref, strings.Join(claimed, ", "))
+	}
+	return free, nil
 }

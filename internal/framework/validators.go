@@ -57,3 +57,14 @@ func LabelMapValidators(extra ...validator.Map) []validator.Map {
 		mapvalidator.ValueStringsAre(LabelValue()),
 	}, extra...)
 }
+
+// NotMark refuses the annotation keys the provider writes itself to mark what it owns.
+func NotMark() validator.String {
+	return k8sString{"an annotation the configuration may set: the provider writes " + OwnerAnnotation + ", " +
+		OwnerIDAnnotation + " and " + keyClaimPrefix + "* itself", func(key string) []string {
+		if isMarkAnnotation(key) {
+			return []string{"reserved"}
+		}
+		return nil
+	}}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -13,36 +14,63 @@ import (
 )
 
 // Apply writes obj (an upstream apply configuration or typed object with apiVersion, kind and
-// metadata.name set) with server-side apply under the client's field manager.
-//
-// Force is on: Terraform is the source of truth for the fields it declares, so a field another
-// manager took over (kubectl edit, a controller) is taken back instead of failing the apply with a
-// conflict. Fields this manager never set are left to their owners.
+// metadata.name set) with server-side apply under the client's field manager, with force.
 func (c *Client) Apply(ctx context.Context, k Kind, obj any) (*unstructured.Unstructured, error) {
-	return c.ApplyAs(ctx, k, obj, c.fieldManager)
+	return c.ApplyWith(ctx, k, obj, ApplyOptions{Force: true})
 }
 
-// ApplyAs is Apply under another field manager: a resource that owns keys of a shared object (a
-// ConfigMap other resources write to as well) applies them under a manager of its own, so that
-// each resource's apply removes only the keys it wrote before.
-func (c *Client) ApplyAs(ctx context.Context, k Kind, obj any, manager string) (*unstructured.Unstructured, error) {
+// ApplyOptions say under which field manager an apply writes and on what condition.
+type ApplyOptions struct {
+	// Manager is the field manager; "" is the client's.
+	Manager string
+	// Force takes over fields another manager owns instead of failing with a conflict: Terraform is
+	// the source of truth for the fields it declares on objects it owns, so a field someone changed
+	// (kubectl edit) is taken back. Without it a conflict is an error (FieldConflicts).
+	Force bool
+	// UID, when set, writes only over the object with this UID: an object deleted and created again
+	// since it was read is a conflict, never written over (nor created).
+	UID types.UID
+	// ResourceVersion, when set, writes only over the object as it was at this version: a write by
+	// anyone in between is a conflict (IsConflict), to be read again and decided again.
+	ResourceVersion string
+}
+
+// ApplyWith is Apply with options.
+func (c *Client) ApplyWith(ctx context.Context, k Kind, obj any, opts ApplyOptions) (*unstructured.Unstructured, error) {
 	body, err := json.Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %s: %w", k, err)
 	}
-	var meta struct {
-		Metadata struct{ Name, Namespace string } `json:"metadata"`
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", k, err)
 	}
-	if err := json.Unmarshal(body, &meta); err != nil || meta.Metadata.Name == "" {
+	meta, _ := doc["metadata"].(map[string]any)
+	name, _ := meta["name"].(string)
+	if name == "" {
 		return nil, fmt.Errorf("encoding %s: object has no metadata.name", k)
 	}
-	ns, name := meta.Metadata.Namespace, meta.Metadata.Name
+	ns, _ := meta["namespace"].(string)
+	if opts.UID != "" || opts.ResourceVersion != "" {
+		// The apiserver takes both from the applied object as preconditions of the write.
+		if opts.UID != "" {
+			meta["uid"] = string(opts.UID)
+		}
+		if opts.ResourceVersion != "" {
+			meta["resourceVersion"] = opts.ResourceVersion
+		}
+		if body, err = json.Marshal(doc); err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", k, err)
+		}
+	}
+	if opts.Manager == "" {
+		opts.Manager = c.fieldManager
+	}
 	if err := c.EnsureServed(ctx, k); err != nil {
 		return nil, err
 	}
-	force := true
 	out, err := c.resource(k, ns).Patch(ctx, name, types.ApplyPatchType, body,
-		metav1.PatchOptions{FieldManager: manager, Force: &force})
+		metav1.PatchOptions{FieldManager: opts.Manager, Force: &opts.Force})
 	if IsNotFound(err) {
 		err = c.confirmNotFound(k, err)
 	}
@@ -50,6 +78,10 @@ func (c *Client) ApplyAs(ctx context.Context, k Kind, obj any, manager string) (
 		// An apply creates the object, so a NotFound can only be its namespace.
 		return nil, fmt.Errorf("namespace %q does not exist: create it before the %s %s (e.g. with a kubernetes_namespace resource): %w",
 			ns, k.Kind, name, err)
+	}
+	if opts.UID != "" && isImmutableUID(err) {
+		// Another object of that name: the one the UID named is gone.
+		err = apierrors.NewConflict(k.GVR.GroupResource(), name, err)
 	}
 	return out, describe(err, "patch", k, ns, name)
 }

@@ -102,11 +102,14 @@ func (p *mlplatformProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 			},
 			"field_manager": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: fmt.Sprintf("Field manager name for server-side apply. Defaults to `%s`. "+
-					"The provider applies with `force`: fields it declares are taken back from any other manager "+
-					"(e.g. `kubectl edit`) instead of failing on a conflict; fields it never set are left alone.",
-					kube.DefaultFieldManager),
-				Validators: []validator.String{stringvalidator.LengthBetween(1, 128)},
+				MarkdownDescription: fmt.Sprintf("Prefix of the server-side apply field managers. Defaults to `%[1]s`. "+
+					"Each resource instance writes under a field manager of its own, `<field_manager>:<type>:<instance id>` "+
+					"(e.g. `%[1]s:resource_flavor:3f2a9c1e`), so that it owns exactly the fields it wrote; at most %[2]d "+
+					"characters, as the apiserver takes field managers of up to 128. On objects a resource owns, fields it "+
+					"declares are taken back from any other manager (e.g. `kubectl edit`) instead of failing on a conflict; "+
+					"fields it never set are left alone. On a shared ConfigMap, only its own keys are taken back.",
+					kube.DefaultFieldManager, framework.MaxFieldManagerLength),
+				Validators: []validator.String{stringvalidator.LengthBetween(1, framework.MaxFieldManagerLength)},
 			},
 			"pricing_region": schema.StringAttribute{
 				Optional: true,

@@ -2,11 +2,14 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	fwschema "github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // Attributes that can hold a secret are Sensitive, so Terraform keeps them out of plan output.
@@ -47,5 +50,19 @@ func TestSchema_secretsAreSensitive(t *testing.T) {
 	}
 	for typeName := range resourceSecrets {
 		t.Errorf("no resource %s", typeName)
+	}
+}
+
+// Every resource type name fits the room an instance's field manager leaves it
+// (<field_manager>:<type>:<instance id>, at most 128 characters).
+func TestSchema_typeNamesFitFieldManagers(t *testing.T) {
+	ctx := context.Background()
+	p := &mlplatformProvider{}
+	for _, newResource := range p.Resources(ctx) {
+		var meta resource.MetadataResponse
+		newResource().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "mlplatform"}, &meta)
+		if suffix := strings.TrimPrefix(meta.TypeName, framework.ResourceTypePrefix); len(suffix) > framework.MaxTypeSuffixLength {
+			t.Errorf("%s: %d characters after the prefix, more than framework.MaxTypeSuffixLength (%d)", meta.TypeName, len(suffix), framework.MaxTypeSuffixLength)
+		}
 	}
 }

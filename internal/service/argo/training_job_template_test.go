@@ -89,13 +89,13 @@ func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
 				}},
 				Check: func(*terraform.State) error { return checkLive(t, ns, name, "1e-4", "on-demand") },
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            tjtAddr,
 				ImportState:             true,
 				ImportStateId:           ns + "/" + name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				// A managed field changed with kubectl shows as drift and is restored.
 				PreConfig: func() {
@@ -273,7 +273,7 @@ resource "mlplatform_training_job_template" "test" {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:      tjtAddr,
 				ImportState:       true,
 				ImportStateId:     ns + "/" + name,
@@ -287,7 +287,7 @@ resource "mlplatform_training_job_template" "test" {
 					}
 					return nil
 				},
-			},
+			}),
 		},
 	})
 }

@@ -86,13 +86,13 @@ parameters        = { dataset_version = "latest", learning_rate = "1e-4" }`
 						params: map[string]any{"dataset_version": "latest", "learning_rate": "1e-4"}})
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            tsAddr,
 				ImportState:             true,
 				ImportStateId:           ns + "/" + name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				// Back to the nightly run, not suspended: suspend false is written, and the
 				// deadline and the second parameter go.

@@ -70,11 +70,11 @@ resource "mlplatform_gpu_node_pool" "test" {
 				}},
 				Check: interfaces,
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				// Import reads the interfaces as they are: which instance type laid them out is not recorded.
 				ResourceName: nodeClassAddr, ImportState: true, ImportStateId: name, ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options", "efa_instance_type", "network_interfaces"},
-			},
+			}),
 		},
 	})
 }

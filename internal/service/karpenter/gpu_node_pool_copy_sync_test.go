@@ -64,11 +64,11 @@ func TestAccGPUNodePool_copyFollowsNodeClassChangedOutside(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name, class} {
-				if err := gone(t, karpenter.EC2NodeClassKind, n); err != nil {
+				if err := acctest.Gone(t, karpenter.EC2NodeClassKind, "", n); err != nil {
 					return err
 				}
 			}
-			return gone(t, capacity.NodePoolKind, name+"-on-demand")
+			return acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand")
 		},
 		Steps: []resource.TestStep{
 			{

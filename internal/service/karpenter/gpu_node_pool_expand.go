@@ -37,6 +37,30 @@ func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 	return refs
 }
 
+var _ framework.PlannedRefs[gpuNodePoolModel] = gpuNodePool{}
+
+// PlannedRefs are the objects a pool claims at plan: a NodePool per capacity type it declares,
+// and its copy of the node class when it has billing tags. (Its NodeOverlays are named after it
+// too, so two pools of one name already collide on their NodePools.)
+func (gpuNodePool) PlannedRefs(m *gpuNodePoolModel) ([]framework.ObjectRef, bool) {
+	if m.Name.IsUnknown() || m.Billing.IsUnknown() {
+		return nil, false
+	}
+	name := m.Name.ValueString()
+	var refs []framework.ObjectRef
+	for t, declared := range map[string]bool{
+		capacity.CapacityOnDemand: m.OnDemand != nil, capacity.CapacitySpot: m.Spot != nil, capacity.CapacityReserved: m.Reserved != nil,
+	} {
+		if declared {
+			refs = append(refs, framework.ObjectRef{Kind: capacity.NodePoolKind, Name: name + "-" + t})
+		}
+	}
+	if len(m.Billing.Elements()) > 0 {
+		refs = append(refs, copyRef(name))
+	}
+	return refs, true
+}
+
 // input reads the plain-Go pool input from the model; ok is false while a value is unknown.
 func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 	if m.GPU == nil {

@@ -64,7 +64,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: false,
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:      poolAddr,
 				ImportState:       true,
 				ImportStateId:     name,
@@ -72,7 +72,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 				// Imported: the server's spelling of a limit, Karpenter's defaults for disruption and expiry, and
 				// no instance_types, as the pool lists every type of the model.
 				ImportStateVerifyIgnore: []string{"timeouts", "spot.max_cpu", "disruption", "expire_after", "gpu.instance_types"},
-			},
+			}),
 			{
 				Config: pool(`{ model = "h100", instance_types = ["p5.48xlarge", "p5.4xlarge"] }`, `on_demand = { max_gpus = 16 }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -132,13 +132,13 @@ func TestAccGPUNodePool_reserved(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            poolAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
-			},
+			}),
 			{
 				// A Capacity Block's own price.
 				Config: poolWithClassConfig(p, name, `capacity_reservation_selector = [{ tags = { purpose = "training" } }]`,
@@ -150,7 +150,7 @@ func TestAccGPUNodePool_reserved(t *testing.T) {
 			},
 			{
 				Config: poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`),
-				Check:  func(*terraform.State) error { return gone(t, capacity.NodePoolKind, name+"-reserved") },
+				Check:  func(*terraform.State) error { return acctest.Gone(t, capacity.NodePoolKind, "", name+"-reserved") },
 			},
 		},
 	})

@@ -77,7 +77,7 @@ func TestAccGPUNodePool_migParts(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{suppliesReadBack{t, name}},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				// Imported, the parts read back as written; Karpenter's defaults for disruption and expiry
 				// are read as configured.
 				ResourceName:            poolAddr,
@@ -85,7 +85,7 @@ func TestAccGPUNodePool_migParts(t *testing.T) {
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
-			},
+			}),
 			{
 				Config: poolConfig(providerBlock(""), name, profilesSecond),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

@@ -79,7 +79,7 @@ func TestAccGPUNodePool_nameAtLimitApplies(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return gone(t, capacity.NodePoolKind, name+"-on-demand") },
+		CheckDestroy:             func(*terraform.State) error { return acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand") },
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

@@ -101,11 +101,11 @@ resource "mlplatform_gpu_node_pool" "test" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name + "-on-demand", name + "-spot"} {
-				if err := gone(t, capacity.NodePoolKind, n); err != nil {
+				if err := acctest.Gone(t, capacity.NodePoolKind, "", n); err != nil {
 					return err
 				}
 			}
-			return gone(t, karpenter.NodeOverlayKind, name)
+			return acctest.Gone(t, karpenter.NodeOverlayKind, "", name)
 		},
 		Steps: []resource.TestStep{
 			{
@@ -136,8 +136,8 @@ resource "mlplatform_gpu_node_pool" "test" {
 					return overlay(name, "8", "56")
 				},
 			},
-			{ResourceName: poolAddr, ImportState: true, ImportStateId: name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"}},
+			acctest.ImportReleased(t, resource.TestStep{ResourceName: poolAddr, ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"}}),
 			{
 				// Every size of the model: the counts differ, so count_per_node is null (the plan warns),
 				// and an overlay per count selects its nodes by that count.
@@ -159,7 +159,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 					if err := overlay(name+"-8gpu", "8", "56"); err != nil {
 						return err
 					}
-					return gone(t, karpenter.NodeOverlayKind, name)
+					return acctest.Gone(t, karpenter.NodeOverlayKind, "", name)
 				},
 			},
 			{
@@ -184,7 +184,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 					if err := nodePool("on-demand", requirement(capacity.LabelInstanceType, "In", "p5.48xlarge")); err != nil {
 						return err
 					}
-					return gone(t, karpenter.NodeOverlayKind, name+"-1gpu")
+					return acctest.Gone(t, karpenter.NodeOverlayKind, "", name+"-1gpu")
 				},
 			},
 		},

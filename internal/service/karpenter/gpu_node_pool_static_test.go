@@ -56,8 +56,8 @@ resource "mlplatform_gpu_node_pool" "test" {
 		Steps: []resource.TestStep{
 			{Config: cfg(`{ nodes = 2 }`), Check: nodePool(int64(2)), ConfigStateChecks: []statecheck.StateCheck{slices(2 * 8 * 7)}},
 			// p4de.24xlarge is every instance type of the A100 80GB, which import reads as the default.
-			{ResourceName: poolAddr, ImportState: true, ImportStateId: name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after", "gpu.instance_types"}},
+			acctest.ImportReleased(t, resource.TestStep{ResourceName: poolAddr, ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after", "gpu.instance_types"}}),
 			{
 				Config: cfg(`{ nodes = 3 }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

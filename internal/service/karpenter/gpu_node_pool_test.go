@@ -12,12 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/karpenter"
 )
 
@@ -73,19 +70,6 @@ const poolA100NoBilling = `
   disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "10m" }
   expire_after = "168h"`
 
-// gone fails unless reading the object answers NotFound: any other error proves nothing.
-func gone(t *testing.T, k kube.Kind, name string) error {
-	_, err := acctest.Dynamic(t).Resource(k.GVR).Get(t.Context(), name, metav1.GetOptions{})
-	switch {
-	case err == nil:
-		return fmt.Errorf("%s %s still exists", k.Kind, name)
-	case apierrors.IsNotFound(err):
-		return nil
-	default:
-		return fmt.Errorf("checking that %s %s is gone: %w", k.Kind, name, err)
-	}
-}
-
 // checkCopy checks that the pool's NodePool launches with the pool's EC2NodeClass, a copy of
 // class whose tags add the billing tags, and that the copy carries class's current spec.
 func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error {
@@ -119,16 +103,16 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name + "-spot", name + "-on-demand"} {
-				if err := gone(t, capacity.NodePoolKind, n); err != nil {
+				if err := acctest.Gone(t, capacity.NodePoolKind, "", n); err != nil {
 					return err
 				}
 			}
 			for _, n := range []string{name, class} {
-				if err := gone(t, karpenter.EC2NodeClassKind, n); err != nil {
+				if err := acctest.Gone(t, karpenter.EC2NodeClassKind, "", n); err != nil {
 					return err
 				}
 			}
-			return gone(t, karpenter.NodeOverlayKind, name)
+			return acctest.Gone(t, karpenter.NodeOverlayKind, "", name)
 		},
 		Steps: []resource.TestStep{
 			{
@@ -199,16 +183,16 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					if err := checkCopy(t, name, class, copyTags); err != nil {
 						return err
 					}
-					return gone(t, capacity.NodePoolKind, name+"-spot")
+					return acctest.Gone(t, capacity.NodePoolKind, "", name+"-spot")
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            poolAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "disruption.budgets"}, // imported: Karpenter's default budget
-			},
+			}),
 			{
 				// max_gpus changed with kubectl: drift, restored.
 				PreConfig: func() {
@@ -248,14 +232,15 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 					if got := nested(t, acctest.Get(t, capacity.NodePoolKind, "", name+"-on-demand"), "spec", "template", "spec", "nodeClassRef", "name"); got != class {
 						return fmt.Errorf("nodeClassRef.name = %v, want %s", got, class)
 					}
-					return gone(t, karpenter.EC2NodeClassKind, name)
+					return acctest.Gone(t, karpenter.EC2NodeClassKind, "", name)
 				},
 			},
 		},
 	})
 }
 
-// A pool with billing never takes over an EC2NodeClass of its name that it did not write.
+// A pool with billing never takes over an EC2NodeClass of its name that it did not write: in one
+// configuration, both are refused at plan, before anything is written.
 func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
 	name := acctest.Name("acc-taken")
 	p := providerBlock("")
@@ -275,18 +260,19 @@ resource "mlplatform_node_class" "other" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: regexp.MustCompile(`EC2NodeClass\s+` + regexp.QuoteMeta(name) + `\s+already\s+exists\s+and\s+belongs\s+to\s+another\s+resource\s+of\s+this\s+provider\s+\(annotation\s+mlplatform.io/owner=mlplatform_node_class/` + regexp.QuoteMeta(name) + `\)`),
+			ExpectError: regexp.MustCompile(`EC2NodeClass\s+` + regexp.QuoteMeta(name) + `\s+would\s+be\s+written\s+by\s+two\s+resources\s+of\s+this\s+configuration`),
 		}, {
 			// Nothing of the pool was written, and the other node class is untouched.
 			Config:             cfg,
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 			PreConfig: func() {
-				if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
+				if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 					t.Error(err)
 				}
-				if got := nested(t, acctest.Get(t, karpenter.EC2NodeClassKind, "", name), "spec", "role"); got != "someone-elses" {
-					t.Errorf("other node class's role = %v", got)
+				// Refused at plan: not even the other node class was written.
+				if err := acctest.Gone(t, karpenter.EC2NodeClassKind, "", name); err != nil {
+					t.Error(err)
 				}
 			},
 		}},
@@ -386,7 +372,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			for _, n := range []string{name, name + "-1gpu", name + "-8gpu"} {
-				if err := gone(t, karpenter.NodeOverlayKind, n); err != nil {
+				if err := acctest.Gone(t, karpenter.NodeOverlayKind, "", n); err != nil {
 					return err
 				}
 			}
@@ -405,7 +391,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 					if err := overlay(name+"-8gpu", "p5.48xlarge", "56"); err != nil {
 						return err
 					}
-					return gone(t, karpenter.NodeOverlayKind, name)
+					return acctest.Gone(t, karpenter.NodeOverlayKind, "", name)
 				},
 			},
 			{
@@ -417,24 +403,24 @@ resource "mlplatform_gpu_node_pool" "test" {
 				}},
 				Check: func(*terraform.State) error { return overlay(name+"-1gpu", "p5.4xlarge", "7") },
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:      poolAddr,
 				ImportState:       true,
 				ImportStateId:     name,
 				ImportStateVerify: true,
 				// Imported, Karpenter's defaults for disruption and expiry are read as configured.
 				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
-			},
+			}),
 			{
 				Config: cfg(`{ model = "h100", instance_types = ["p5.48xlarge"] }`),
 				Check: func(*terraform.State) error {
 					if err := overlay(name, "p5.48xlarge", "56"); err != nil {
 						return err
 					}
-					if err := gone(t, karpenter.NodeOverlayKind, name+"-1gpu"); err != nil {
+					if err := acctest.Gone(t, karpenter.NodeOverlayKind, "", name+"-1gpu"); err != nil {
 						return err
 					}
-					return gone(t, karpenter.NodeOverlayKind, name+"-8gpu")
+					return acctest.Gone(t, karpenter.NodeOverlayKind, "", name+"-8gpu")
 				},
 			},
 		},
@@ -482,7 +468,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 				// Destroying the pool leaves the node class.
 				Config: class,
 				Check: func(s *terraform.State) error {
-					if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
+					if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 						return err
 					}
 					return classExists(s)

@@ -125,8 +125,13 @@ func (nodeClass) AfterApply(ctx context.Context, p *framework.ProviderData, _ *n
 		}
 		body, err := nodeClassCopy(applied, c.GetName(), billing, p.DefaultLabels)
 		if err == nil {
-			// The copy is the pool's: it keeps the pool's owner mark.
-			_, err = p.Client.Apply(ctx, ec2NodeClassKind, withAnnotation(body, framework.OwnerAnnotation, mark))
+			// The copy is the pool's: it keeps the pool's marks, is written under the pool's field
+			// manager, and only while it is the copy just listed.
+			withAnnotation(body, framework.OwnerAnnotation, mark)
+			if id, ok := c.GetAnnotations()[framework.OwnerIDAnnotation]; ok {
+				withAnnotation(body, framework.OwnerIDAnnotation, id)
+			}
+			_, err = p.Client.ApplyWith(ctx, ec2NodeClassKind, body, kube.ApplyOptions{Manager: p.ManagerOf(&c), Force: true, UID: c.GetUID()})
 		}
 		if err != nil {
 			diags.AddError("Updating EC2NodeClass "+c.GetName()+", GPU node pool "+c.GetName()+"'s copy of "+applied.GetName(), err.Error())

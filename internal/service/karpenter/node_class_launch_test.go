@@ -74,13 +74,13 @@ func TestAccNodeClass_launchSettings(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            nodeClassAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"},
-			},
+			}),
 			{
 				// Dropped from the configuration, the settings leave the object.
 				Config: nodeClassConfig(p, name, ""),

@@ -93,13 +93,13 @@ func TestAccNodeClass_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            nodeClassAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"},
-			},
+			}),
 			{
 				// A tag changed outside Terraform shows as drift and is restored.
 				PreConfig: func() { editSpec(t, karpenter.EC2NodeClassKind, name, "someone-else", "spec", "tags", "team") },
@@ -231,8 +231,8 @@ func TestAccNodeClass_nodeConfig(t *testing.T) {
 					return nil
 				},
 			},
-			{ResourceName: "mlplatform_node_class.test", ImportState: true, ImportStateId: name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"}},
+			acctest.ImportReleased(t, resource.TestStep{ResourceName: "mlplatform_node_class.test", ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts", "tags", "billing", "metadata_options"}}),
 		},
 	})
 }

@@ -50,7 +50,7 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 			{
 				// Nothing was written, not even the on-demand NodePool that did not collide.
 				PreConfig: func() {
-					if err := gone(t, capacity.NodePoolKind, name+"-on-demand"); err != nil {
+					if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 						t.Error(err)
 					}
 				},
@@ -96,13 +96,13 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 			{Config: providerBlock("") + poolX, Check: owner("mlplatform_gpu_node_pool/" + x)},
 			{
 				Config: providerBlock("") + poolX + poolX8,
-				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+of\s+this\s+provider\s+` +
-					`\(annotation\s+mlplatform.io/owner=mlplatform_gpu_node_pool/` + regexp.QuoteMeta(x) + `\)`),
+				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
+					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
 			{
 				// Pool x keeps its overlay; x-8gpu wrote nothing (its NodePool does not exist).
 				PreConfig: func() {
-					if err := gone(t, capacity.NodePoolKind, x+"-8gpu-on-demand"); err != nil {
+					if err := acctest.Gone(t, capacity.NodePoolKind, "", x+"-8gpu-on-demand"); err != nil {
 						t.Error(err)
 					}
 				},
@@ -120,8 +120,8 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 			{
 				// Pool x back on both types would need x-8gpu, which is the other pool's now.
 				Config: providerBlock("") + poolX + poolX8,
-				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+of\s+this\s+provider\s+` +
-					`\(annotation\s+mlplatform.io/owner=mlplatform_gpu_node_pool/` + regexp.QuoteMeta(x) + `-8gpu\)`),
+				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
+					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `-8gpu\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
 			{
 				Config: providerBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,

@@ -170,7 +170,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:      cqAddr,
 				ImportState:       true,
 				ImportStateId:     name,
@@ -178,7 +178,7 @@ func TestAccClusterQueue_lifecycle(t *testing.T) {
 				// Import records quantities in Kubernetes' spelling (1500m for 1.5), and the status as it is now.
 				ImportStateVerifyIgnore: []string{"timeouts", "wait_for_active", "active", "fair_sharing_weight",
 					"resource_group.0.flavor.0.resource.1.nominal_quota"},
-			},
+			}),
 			{
 				// Quota changed with kubectl edit: drift, and the apply restores it.
 				PreConfig: func() { setNominalQuota(t, name, "40") },
@@ -264,13 +264,13 @@ func TestAccClusterQueue_kueueDefaultsCauseNoDiff(t *testing.T) {
 				Config:   cqConfig("", name, `flavor_fungibility = { when_can_borrow = "TryNextFlavor" }`),
 				PlanOnly: true,
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            cqAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts", "wait_for_active", "labels", "labels_all", "active"},
-			},
+			}),
 		},
 	})
 }

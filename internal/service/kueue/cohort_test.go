@@ -90,13 +90,13 @@ func TestAccCohort_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            cohortAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				PreConfig: func() { acctest.SetLabel(t, kueue.CohortKind, "", name, "billing.mlplatform.io/cost-centre", "other") },
 				Config:    cohortConfig("", name, `fair_sharing_weight = "2"`),

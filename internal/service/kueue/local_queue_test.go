@@ -69,14 +69,14 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:      lqAddr,
 				ImportState:       true,
 				ImportStateId:     ns + "/" + name,
 				ImportStateVerify: true,
 				// Import records the weight in Kubernetes' spelling (500m for 0.5).
 				ImportStateVerifyIgnore: []string{"timeouts", "fair_sharing_weight"},
-			},
+			}),
 			{
 				PreConfig: func() { acctest.SetLabel(t, kueue.LocalQueueKind, ns, name, "team", "other") },
 				Config: lqConfig("", ns, name, fmt.Sprintf(`cluster_queue = %q

@@ -125,13 +125,13 @@ func TestAccResourceFlavor_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            flavorAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				// Another manager adds a label and an annotation: no diff.
 				PreConfig: func() {

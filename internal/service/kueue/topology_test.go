@@ -72,8 +72,8 @@ func TestAccTopology_lifecycle(t *testing.T) {
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_topology", kueue.TopologyKind),
 		Steps: []resource.TestStep{
 			{Config: topologyConfig("", name, awsLevels, true), Check: levels(awsLevels)},
-			{ResourceName: "mlplatform_topology.test", ImportState: true, ImportStateId: name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts"}},
+			acctest.ImportReleased(t, resource.TestStep{ResourceName: "mlplatform_topology.test", ImportState: true, ImportStateId: name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts"}}),
 			{
 				// Kueue's resource-in-use finalizer would hold the topology while the flavor names it.
 				Config: providerBlock("") + fmt.Sprintf(`

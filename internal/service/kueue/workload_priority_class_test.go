@@ -61,13 +61,13 @@ func TestAccWorkloadPriorityClass_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            wpcAddr,
 				ImportState:             true,
 				ImportStateId:           name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				PreConfig: func() {
 					acctest.SetLabel(t, kueue.WorkloadPriorityClassKind, "", name, "billing.mlplatform.io/cost-centre", "x")

@@ -360,7 +360,6 @@ func (gpuBillingRules) Flatten(ctx context.Context, obj *unstructured.Unstructur
 	// The inputs annotation is the resource's own, not one the configuration manages.
 	annotations := maps.Clone(pr.Annotations)
 	delete(annotations, annotationInputs)
-	delete(annotations, framework.OwnerAnnotation)
 	delete(annotations, "kubectl.kubernetes.io/last-applied-configuration")
 	m.Annotations = framework.ManagedMap(ctx, annotations, m.Annotations, importing, &diags)
 	var c rulesConfig

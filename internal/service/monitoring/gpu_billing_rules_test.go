@@ -175,13 +175,13 @@ func TestAccGPUBillingRules_lifecycle(t *testing.T) {
 						return nil
 					}),
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            rulesAddr,
 				ImportState:             true,
 				ImportStateId:           ns + "/gpu-billing",
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				// An alert edited outside Terraform: drift of rules, restored by the next apply.
 				PreConfig: func() { editAlert(t, ns, "MLPlatformGPUXIDError", "vector(0)") },

@@ -145,13 +145,13 @@ func TestAccGPUDashboard_lifecycle(t *testing.T) {
 					return nil
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            dashboardAddr,
 				ImportState:             true,
 				ImportStateId:           ns + "/" + name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				Config: dashboardConfig("", updated),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

@@ -156,13 +156,13 @@ func TestAccMigConfig_lifecycle(t *testing.T) {
 					return nil
 				}),
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            migAddr,
 				ImportState:             true,
 				ImportStateId:           migNS + "/" + migName,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				Config: migConfig("", migNamed(migHalf)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

@@ -121,9 +121,10 @@ func TestSharedConfigMap_sameKeyTwiceFailsAtPlan(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerBlock(host) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
-			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`Key "a100" of ConfigMap gpu-operator/ts is declared by two resources: an\s+mlplatform_time_slicing_config\s+declaring\s+keys\s+(a100, l4|a100)\s+and\s+an\s+mlplatform_time_slicing_config\s+declaring\s+keys\s+(a100, l4|a100)\.`),
+			Config:   providerBlock(host) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
+			PlanOnly: true,
+			ExpectError: regexp.MustCompile(`Key "a100" of ConfigMap gpu-operator/ts is declared by two resources:\s+mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\s+and\s+` +
+				`mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\.`),
 		}},
 	})
 	if n := requests(); n != 0 {

@@ -134,13 +134,13 @@ func TestAccTimeSlicingConfig_lifecycle(t *testing.T) {
 				},
 				Check: checkTSYAML(t, map[string]string{"any": tsAnyYAML, "a100-mig": tsMigYAML}),
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            tsAddr,
 				ImportState:             true,
 				ImportStateId:           tsNS + "/" + tsName,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				Config: timeSlicingConfig("", tsUpdated),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -265,8 +265,8 @@ flags:
 					return nil
 				},
 			},
-			{ResourceName: tsAddr, ImportState: true, ImportStateId: tsNS + "/" + name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"timeouts"}},
+			acctest.ImportReleased(t, resource.TestStep{ResourceName: tsAddr, ImportState: true, ImportStateId: tsNS + "/" + name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"timeouts"}}),
 		},
 	})
 }

@@ -96,13 +96,13 @@ func TestAccTeam_lifecycle(t *testing.T) {
 						projectLabel: "billing.example.com/project"})
 				},
 			},
-			{
+			acctest.ImportReleased(t, resource.TestStep{
 				ResourceName:            teamAddr,
 				ImportState:             true,
 				ImportStateId:           ns + "/" + name,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"timeouts"},
-			},
+			}),
 			{
 				// Relabelled and a queue deleted with kubectl: drift, restored by the next apply.
 				PreConfig: func() {
