@@ -25,6 +25,8 @@ import (
 // instance still owns them in the next step.
 func ImportReleased(t *testing.T, step resource.TestStep) resource.TestStep {
 	typeSuffix, _, _ := strings.Cut(strings.TrimPrefix(step.ResourceName, framework.ResourceTypePrefix), ".")
+	// The import is another resource instance, with an owner id of its own.
+	step.ImportStateVerifyIgnore = append(step.ImportStateVerifyIgnore, "owner_id")
 	var released []releasedObject
 	pre, check := step.PreConfig, step.ImportStateCheck
 	step.PreConfig = func() {

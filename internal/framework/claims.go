@@ -76,7 +76,9 @@ func (r *Resource[M, PM]) claimPlanned(ctx context.Context, m *M, req resource.M
 	c := claimant{instance: newInstanceID(), what: fmt.Sprintf("%s%s %q", ResourceTypePrefix, r.Spec.TypeSuffix(), id), config: req.Config.Raw}
 	if !req.State.Raw.IsNull() {
 		c.existing = true
-		c.instance = loadOwner(ctx, req.Private, "", r.Spec.TypeSuffix(), id, &resp.Diagnostics).instance
+		if meta.OwnerID.ValueString() != "" {
+			c.instance = meta.OwnerID.ValueString()
+		}
 	}
 	if k, ok := r.hooks().(KeyOwner); ok {
 		keys, known, diags := k.PlannedKeys(ctx, req.Plan)

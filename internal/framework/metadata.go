@@ -21,6 +21,7 @@ type Metadata struct {
 	LabelsAll   types.Map      `tfsdk:"labels_all"`
 	Annotations types.Map      `tfsdk:"annotations"`
 	UID         types.String   `tfsdk:"uid"`
+	OwnerID     types.String   `tfsdk:"owner_id"`
 	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -94,6 +95,16 @@ func MetadataAttributes(kind string) map[string]schema.Attribute {
 				mapvalidator.KeysAre(NotMark()),
 			},
 		},
+		"owner_id": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "The id of this resource instance, made when it is created (or imported): every object it " +
+				"writes carries it in the annotation `" + OwnerIDAnnotation + "`, and it updates and deletes only objects " +
+				"that do, so that another workspace, another resource block or a replacement declaring the same name never " +
+				"takes over or deletes them. It also names the instance's server-side apply field manager " +
+				"(`<field_manager>:<type>:<owner_id>`). Null in a state written by an earlier version of the provider " +
+				"until the resource's next update.",
+			PlanModifiers: []planmodifier.String{keepOwnerID{}},
+		},
 		"uid": schema.StringAttribute{
 			Computed:            true,
 			MarkdownDescription: "The UID Kubernetes gave the " + kind + ".",
@@ -113,4 +124,19 @@ func TimeoutsBlock(ctx context.Context) schema.Block {
 		UpdateDescription: d("the object to be updated (and ready, where it reports readiness)"),
 		DeleteDescription: d("the object to be gone, including its finalizers"),
 	})
+}
+
+// keepOwnerID plans the owner id in state, once there is one. (UseStateForUnknown would also keep
+// the null of a state from an earlier version, which the update then sets.)
+type keepOwnerID struct{}
+
+func (keepOwnerID) Description(context.Context) string { return "the instance keeps its owner id" }
+func (keepOwnerID) MarkdownDescription(ctx context.Context) string {
+	return keepOwnerID{}.Description(ctx)
+}
+
+func (keepOwnerID) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.StateValue.IsNull() && req.PlanValue.IsUnknown() {
+		resp.PlanValue = req.StateValue
+	}
 }

@@ -16,13 +16,14 @@ import (
 )
 
 // Ownership: each resource instance (one block, or one count or for_each key, in one state) has an
-// id of its own, made at create and kept in its private state. Every object it writes carries two
-// annotations, OwnerAnnotation naming the resource (for people) and OwnerIDAnnotation its
+// id of its own, made at create and kept in its state (owner_id). Every object it writes carries
+// two annotations, OwnerAnnotation naming the resource (for people) and OwnerIDAnnotation its
 // instance, and is written under a field manager of the instance's own. The cycle writes over,
 // deletes and reads as its own only objects with the instance's marks (or objects the user adopted
 // with `terraform import`), so it never takes over an object that exists and never deletes one it
 // did not write, even when another workspace, another block or a replacement declares the same
-// name: as Helm and Argo CD do with their marks.
+// name: as Helm and Argo CD do with their marks. The id is an attribute, not private state, as
+// Terraform hands a tainted object's destroy its state but not its private state.
 
 const (
 	// OwnerAnnotation names the resource that wrote an object: "mlplatform_resource_flavor/a100".
@@ -204,17 +205,18 @@ func notAdoptable(ref ObjectRef, obj *unstructured.Unstructured) string {
 		ref, ownerOf(obj), strings.ToLower(ref.Kind.GVR.GroupResource().String()), name, OwnerAnnotation, OwnerIDAnnotation)
 }
 
-// privateOwner is the private state key that holds the instance's ownership.
+// privateOwner is the private state key that holds what the instance knows of ownership beyond
+// its id: objects and keys adopted by import, its field manager, and whether it is still moving
+// from an earlier version's marks.
 const privateOwner = "owner"
 
 // privateOwnerState is the JSON kept under privateOwner.
 type privateOwnerState struct {
-	Instance string   `json:"instance,omitempty"`
-	Legacy   bool     `json:"legacy,omitempty"`
-	Adopted  []string `json:"adopted,omitempty"`
-	Keys     []string `json:"keys,omitempty"`
-	Manager  string   `json:"manager,omitempty"`
-	Created  bool     `json:"created,omitempty"`
+	Legacy  bool     `json:"legacy,omitempty"`
+	Adopted []string `json:"adopted,omitempty"`
+	Keys    []string `json:"keys,omitempty"`
+	Manager string   `json:"manager,omitempty"`
+	Created bool     `json:"created,omitempty"`
 }
 
 // privateState is what the framework's private state offers to a request or a response.
@@ -233,12 +235,13 @@ func newOwner(base, typeSuffix, id string) owner {
 		manager: instanceManager(base, typeSuffix, instance)}
 }
 
-// loadOwner is the ownership of the existing instance of type typeSuffix and Terraform ID id, as
-// its private state p records it. A state without an instance id was written by an earlier version
-// of the provider: its objects carry the resource's mark without an id and were written under the
-// provider's field manager (a KeyOwner's under the one it recorded), and they stay the instance's.
-func loadOwner(ctx context.Context, p privateState, base, typeSuffix, id string, diags *diag.Diagnostics) owner {
-	o := owner{typeSuffix: typeSuffix, id: id, mark: OwnerMark(typeSuffix, id)}
+// loadOwner is the ownership of the existing instance of type typeSuffix and Terraform ID id, with
+// owner id instance (its state's owner_id) and private state p. A state without an owner id was
+// written by an earlier version of the provider: its objects carry the resource's mark without an
+// id and were written under the provider's field manager (a KeyOwner's under the one it recorded),
+// and they stay the instance's until an apply has marked them all.
+func loadOwner(ctx context.Context, p privateState, base, typeSuffix, id, instance string, diags *diag.Diagnostics) owner {
+	o := owner{typeSuffix: typeSuffix, id: id, mark: OwnerMark(typeSuffix, id), instance: instance}
 	var st privateOwnerState
 	if p != nil {
 		raw, d := p.GetKey(ctx, privateOwner)
@@ -249,16 +252,19 @@ func loadOwner(ctx context.Context, p privateState, base, typeSuffix, id string,
 			}
 		}
 	}
-	o.instance, o.legacy, o.manager, o.created = st.Instance, st.Legacy, st.Manager, st.Created
+	o.legacy, o.manager, o.created = st.Legacy || instance == "", st.Manager, st.Created
 	if o.instance == "" {
-		o.legacy = true
 		if _, id, ok := cutLast(o.manager, ":"); ok && len(id) == instanceIDLength {
 			o.instance = id // a KeyOwner's manager ends with the id it had
 		} else {
 			o.instance = newInstanceID()
 		}
 	}
-	if o.manager == "" {
+	switch {
+	case o.manager != "":
+	case instance != "":
+		o.manager = instanceManager(base, typeSuffix, instance)
+	default:
 		o.manager = base
 	}
 	for _, a := range st.Adopted {
@@ -283,12 +289,11 @@ func cutLast(s, sep string) (before, after string, found bool) {
 // save writes the ownership to private state.
 func (o owner) save(ctx context.Context, p privateWriter, diags *diag.Diagnostics) {
 	raw, _ := json.Marshal(privateOwnerState{
-		Instance: o.instance,
-		Legacy:   o.legacy,
-		Adopted:  slices.Sorted(maps.Keys(o.adopted)),
-		Keys:     slices.Sorted(maps.Keys(o.keys)),
-		Manager:  o.manager,
-		Created:  o.created,
+		Legacy:  o.legacy,
+		Adopted: slices.Sorted(maps.Keys(o.adopted)),
+		Keys:    slices.Sorted(maps.Keys(o.keys)),
+		Manager: o.manager,
+		Created: o.created,
 	})
 	diags.Append(p.SetKey(ctx, privateOwner, raw)...)
 }

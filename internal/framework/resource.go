@@ -102,8 +102,9 @@ func (r *Resource[M, PM]) ConfigValidators(ctx context.Context) []resource.Confi
 }
 
 // ModifyPlan sets labels_all to what will be written, so that default_labels changes and
-// out-of-band changes to any written label show in the plan, runs the Spec's PlanModifier, then
-// checks the objects the apply would write when they are known. It needs no cluster.
+// out-of-band changes to any written label show in the plan, runs the Spec's PlanModifier, checks
+// the objects the apply would write when they are known, and claims them for the resource
+// instance (claims.go). It needs no cluster; a planned destroy may ask it (DestroyChecker).
 func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if r.Provider == nil {
 		return
@@ -122,18 +123,17 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		maps.Copy(all, specLabels)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(all))...)
 	}
-	if !resp.Diagnostics.HasError() {
-		var m M
-		if resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...); !resp.Diagnostics.HasError() {
-			r.claimPlanned(ctx, &m, req, resp)
-		}
-	}
 	if pm, ok := r.hooks().(PlanModifier); ok && !resp.Diagnostics.HasError() {
 		pm.ModifyPlan(ctx, r.Provider, req, resp)
 	}
 	// A plan equal to the state writes nothing, so there is nothing for the cluster to refuse.
 	if !resp.Diagnostics.HasError() && !resp.Plan.Raw.Equal(req.State.Raw) {
 		r.validatePlanned(ctx, resp)
+	}
+	// Whatever else is wrong, an object that another resource declares too is said as well.
+	var m M
+	if !req.Plan.Get(ctx, &m).HasError() {
+		r.claimPlanned(ctx, &m, req, resp)
 	}
 }
 
@@ -189,11 +189,12 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 // owner is the ownership of the resource instance whose model m is: a new instance's when fresh
 // (a create or an import), else as private state p records it.
 func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, fresh bool, diags *diag.Diagnostics) owner {
-	id := objectID(namespaceOf(PM(m)), PM(m).Meta().Name.ValueString())
+	meta := PM(m).Meta()
+	id := objectID(namespaceOf(PM(m)), meta.Name.ValueString())
 	if fresh {
 		return newOwner(r.Provider.Client.FieldManager(), r.Spec.TypeSuffix(), id)
 	}
-	return loadOwner(ctx, p, r.Provider.Client.FieldManager(), r.Spec.TypeSuffix(), id, diags)
+	return loadOwner(ctx, p, r.Provider.Client.FieldManager(), r.Spec.TypeSuffix(), id, meta.OwnerID.ValueString(), diags)
 }
 
 // apply writes every object the model needs, then deletes those it no longer needs. It first
@@ -273,6 +274,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 		}
 	}
 	meta.LabelsAll = MapValue(om.Labels)
+	meta.OwnerID = types.StringValue(own.instance)
 	written := !diags.HasError()
 	if written {
 		r.afterApply(ctx, m, applied, diags)
@@ -374,6 +376,9 @@ func (r *Resource[M, PM]) Read(ctx context.Context, req resource.ReadRequest, re
 	if first == nil {
 		resp.Diagnostics.AddError("Cannot import "+objectID(ns, name), "it does not exist: none of "+refList(refs)+" was found")
 		return
+	}
+	if importing {
+		meta.OwnerID = types.StringValue(own.instance)
 	}
 	flattenMetadata(ctx, r.Provider, first, meta, importing, &resp.Diagnostics)
 	meta.ID = types.StringValue(objectID(ns, name))

@@ -3,11 +3,14 @@ package provider_test
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // priorityClassConfig is a terraform_data whose output is known only after apply, a provider
@@ -65,4 +68,11 @@ func TestProvider_insecureWithCAFailsAtPlan(t *testing.T) {
 	planOnly(t, `"x"`, `insecure = true
   cluster_ca_certificate = "-----BEGIN CERTIFICATE-----"`,
 		regexp.MustCompile("`insecure = true`\\s+and\\s+`cluster_ca_certificate`\\s+cannot\\s+be\\s+used\\s+together"))
+}
+
+// A field_manager that leaves no room for an instance's suffix (the apiserver takes 128
+// characters) fails at plan, naming the attribute, with no API call.
+func TestProvider_fieldManagerTooLongFailsAtPlan(t *testing.T) {
+	planOnly(t, `"x"`, fmt.Sprintf("field_manager = %q", strings.Repeat("m", 121)),
+		regexp.MustCompile(`Attribute field_manager string length must be between 1 and `+strconv.Itoa(framework.MaxFieldManagerLength)))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
@@ -75,6 +76,82 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 					}
 				},
 				Config: providerBlock(""),
+			},
+		},
+	})
+}
+
+// renamedFlavor is a flavor with create_before_destroy and a queue that references it, as the
+// flavor's documentation recommends; topology names the flavor's topology ("" for none).
+func renamedFlavor(name, topology string) string {
+	topo := ""
+	if topology != "" {
+		topo = fmt.Sprintf("\n  topology_name = %q", topology)
+	}
+	return providerBlock("") + fmt.Sprintf(`
+resource "mlplatform_resource_flavor" "f" {
+  name        = %[1]q
+  node_labels = { "mlplatform.io/test" = "renamed" }%[2]s
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+
+resource "mlplatform_cluster_queue" "q" {
+  name               = "%[1]s-queue"
+  namespace_selector = {}
+  resource_group {
+    covered_resources = ["cpu"]
+    flavor {
+      name = mlplatform_resource_flavor.f.name
+      resource {
+        name          = "cpu"
+        nominal_quota = "8"
+      }
+    }
+  }
+  lifecycle {
+    create_before_destroy = true
+  }
+}
+`, name, topo)
+}
+
+// What the flavor's documentation recommends works: renamed under create_before_destroy while a
+// queue names it, the new flavor is created, the queue moves to it and the old one goes last. A
+// replacement that keeps the name is refused before anything is deleted, with the reason.
+func TestAccResourceFlavor_createBeforeDestroyAsDocumented(t *testing.T) {
+	old, renamed := acctest.Name("acc-cbd-old"), acctest.Name("acc-cbd-new")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { requireKueue(t) },
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
+		Steps: []resource.TestStep{
+			{Config: renamedFlavor(old, "")},
+			{
+				Config: renamedFlavor(renamed, ""),
+				Check: func(*terraform.State) error {
+					if err := acctest.Gone(t, kueue.ResourceFlavorKind, "", old); err != nil {
+						return err
+					}
+					acctest.Get(t, kueue.ResourceFlavorKind, "", renamed)
+					return nil
+				},
+			},
+			{
+				// topology_name forces a replacement that keeps the name: refused, nothing deleted.
+				Config: renamedFlavor(renamed, "default"),
+				ExpectError: acctest.Words("the new object cannot be created while the one it replaces holds the name: " +
+					"remove create_before_destroy from its lifecycle"),
+			},
+			{
+				PreConfig: func() {
+					if ts := acctest.Get(t, kueue.ResourceFlavorKind, "", renamed).GetDeletionTimestamp(); ts != nil {
+						t.Fatalf("the refused replacement deleted the flavor: deletionTimestamp %v", ts)
+					}
+				},
+				Config:   renamedFlavor(renamed, ""),
+				PlanOnly: true,
 			},
 		},
 	})

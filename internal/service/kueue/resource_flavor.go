@@ -90,10 +90,12 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 			"type, MIG slicing) that ClusterQueues give quota for. Every check Kueue's CRD and admission webhook make " +
 			"is made at plan time.\n\n" +
 			"Kueue keeps a flavor while a ClusterQueue names it, so the provider does not delete a flavor that a queue " +
-			"still names: the error names the queues. When a flavor is replaced (a new `name`, or `topology_name` " +
-			"changes) while queues name it, set `lifecycle { create_before_destroy = true }` on the flavor and reference " +
-			"it from the queues (`name = mlplatform_resource_flavor.x.name`): Terraform then creates the new flavor, moves " +
-			"the queues to it, and deletes the old one last.",
+			"still names: the error names the queues. When a flavor is renamed while queues name it, set " +
+			"`lifecycle { create_before_destroy = true }` on the flavor and reference it from the queues " +
+			"(`name = mlplatform_resource_flavor.x.name`): Terraform then creates the new flavor, moves the queues to it, " +
+			"and deletes the old one last. A replacement that keeps the name (a new `topology_name`, or `-replace`) " +
+			"cannot create first, as the name is the old flavor's until it is gone (the apply refuses, deleting " +
+			"nothing): give the flavor a new name in the same change, or take it out of the queues first.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

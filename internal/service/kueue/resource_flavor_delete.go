@@ -21,10 +21,11 @@ func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *reso
 	h := framework.DeleteHolders{
 		Reason: fmt.Sprintf("Kueue keeps the finalizer %s on a ResourceFlavor while a ClusterQueue names it in its resource groups",
 			kueuev1beta2.ResourceInUseFinalizerName),
-		Remedy: "Remove the flavor from those queues (or destroy them) first. When the flavor is being replaced (a new " +
-			"name, or a change that forces replacement) while queues name it, set `lifecycle { create_before_destroy = true }` " +
-			"on the flavor and reference it from the queues (`mlplatform_resource_flavor.x.name`): Terraform then creates " +
-			"the new flavor, moves the queues to it, and deletes the old one last.",
+		Remedy: "Remove the flavor from those queues (or destroy them) first. When the flavor is being renamed while " +
+			"queues name it, set `lifecycle { create_before_destroy = true }` on the flavor and reference it from the " +
+			"queues (`mlplatform_resource_flavor.x.name`): Terraform then creates the new flavor, moves the queues to it, " +
+			"and deletes the old one last. A replacement that keeps the name cannot create first: rename the flavor in " +
+			"the same change.",
 	}
 	list, err := c.List(ctx, clusterQueueKind, "", metav1.ListOptions{})
 	if err != nil {
@@ -32,8 +33,8 @@ func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *reso
 	}
 	for _, item := range list.Items {
 		var cq kueuev1beta2.ClusterQueue
-		if runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &cq) != nil {
-			continue
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &cq); err != nil {
+			return h, fmt.Errorf("decoding ClusterQueue %s: %w", item.GetName(), err)
 		}
 		if namesFlavor(&cq, name) {
 			h.Add("ClusterQueue "+cq.Name, cq.DeletionTimestamp)
