@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -9,6 +10,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 )
 
 // ServiceAccountToken creates a ServiceAccount name in namespace default, allowed exactly rules
@@ -49,4 +52,26 @@ func ServiceAccountToken(t *testing.T, name string, rules ...rbacv1.PolicyRule) 
 		t.Fatal(err)
 	}
 	return tok.Status.Token
+}
+
+// TokenKubeconfig writes a kubeconfig for the test cluster that authenticates with token alone and
+// returns its path, for a provider block's config_path: the provider then uses none of the
+// admin's credentials that KUBE_CONFIG_PATHS names.
+func TokenKubeconfig(t *testing.T, token string) string {
+	t.Helper()
+	admin := RestConfig(t)
+	cfg := clientcmdapi.Config{
+		Clusters: map[string]*clientcmdapi.Cluster{"test": {
+			Server: admin.Host, InsecureSkipTLSVerify: admin.Insecure, TLSServerName: admin.ServerName,
+			CertificateAuthority: admin.CAFile, CertificateAuthorityData: admin.CAData,
+		}},
+		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"token": {Token: token}},
+		Contexts:       map[string]*clientcmdapi.Context{"test": {Cluster: "test", AuthInfo: "token"}},
+		CurrentContext: "test",
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := clientcmd.WriteToFile(cfg, path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -110,7 +110,7 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	if req.Plan.Raw.IsNull() {
-		r.checkDestroyPlanned(ctx, req.State, &resp.Diagnostics)
+		r.checkDestroyPlanned(ctx, req.State, req.Private, &resp.Diagnostics)
 		return
 	}
 	var labels types.Map

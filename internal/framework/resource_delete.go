@@ -99,8 +99,9 @@ func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M]
 }
 
 // checkDestroyPlanned asks a DestroyChecker, when Terraform plans the resource's destroy, whether
-// the destroy would lose what the provider did not write.
-func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) {
+// the destroy would lose what the provider did not write. The resource's own objects count as
+// written even before an apply marks them: those an import adopted (private p) are its own.
+func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.State, p privateState, diags *diag.Diagnostics) {
 	c, ok := r.hooks().(DestroyChecker[M])
 	if !ok || state.Raw.IsNull() {
 		return
@@ -109,7 +110,9 @@ func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.S
 	if diags.Append(state.Get(ctx, &m)...); diags.HasError() {
 		return
 	}
-	diags.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, WrittenByProvider)...)
+	own := r.owner(ctx, p, &m, diags)
+	written := func(obj *unstructured.Unstructured) bool { return WrittenByProvider(obj) || own.owns(obj) }
+	diags.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, written)...)
 }
 
 // ownedObject is the object at ref when it is the instance's; nil when it does not exist or is

@@ -130,8 +130,9 @@ type ImportLister[M any] interface {
 // resource did not write would be lost, and says so when it cannot tell (a refusal too). The cycle
 // calls it twice: when Terraform plans the destroy, so that a refused destroy deletes nothing else
 // of the configuration either, with owns true for every object this provider wrote (the same
-// destroy may delete those first); and in Delete, before anything is deleted, with owns true only
-// for the resource instance's own objects. m is the model in state.
+// destroy may delete those first) and for those the instance adopted by import; and in Delete,
+// before anything is deleted, with owns true only for the resource instance's own objects. m is
+// the model in state.
 type DestroyChecker[M any] interface {
 	CheckDestroy(ctx context.Context, c *kube.Client, m *M, owns func(*unstructured.Unstructured) bool) diag.Diagnostics
 }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/discovery/cached/memory"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 )
 
@@ -25,6 +26,7 @@ type Client struct {
 	once      sync.Once
 	initErr   error
 	dynamic   dynamic.Interface
+	metadata  metadata.Interface // lists objects' metadata without their bodies
 	discovery discovery.CachedDiscoveryInterface
 	// direct asks the server every time: a 404 is taken for "gone" only after it confirms that the
 	// API is still served, which a cache cannot.
@@ -59,6 +61,9 @@ func (c *Client) connect() error {
 		// would serialise them behind its rate limiter.
 		cfg.QPS, cfg.Burst = 100, 200
 		if c.dynamic, c.initErr = dynamic.NewForConfig(cfg); c.initErr != nil {
+			return
+		}
+		if c.metadata, c.initErr = metadata.NewForConfig(cfg); c.initErr != nil {
 			return
 		}
 		dc, err := discovery.NewDiscoveryClientForConfig(cfg)

@@ -23,6 +23,12 @@ func teamConfig(host, body string) string {
 	if host != "" {
 		conn = fmt.Sprintf("host = %q", host)
 	}
+	return teamConfigWith(conn, body, "")
+}
+
+// teamConfigWith is teamConfig with conn as the provider's connection settings, and more after the
+// team.
+func teamConfigWith(conn, body, more string) string {
 	return fmt.Sprintf(`
 provider "mlplatform" {
   %s
@@ -33,7 +39,7 @@ provider "mlplatform" {
 resource "mlplatform_team" "test" {
 %s
 }
-`, conn, body)
+%s`, conn, body, more)
 }
 
 // clusterQueue creates, outside Terraform, ClusterQueue name with a CPU flavor of its own and

@@ -128,10 +128,18 @@ func (team) Schema(ctx context.Context) schema.Schema {
 		Validators: []validator.String{framework.QualifiedName()},
 	}
 	attrs["force_destroy"] = schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-		MarkdownDescription: "Destroying a team deletes its namespace and everything in it. While workloads hold quota in " +
-			"Kueue there (admitted and not finished), the destroy refuses and names them, deleting nothing, unless this " +
-			"is `true`: then they are deleted with the namespace, and the destroy waits until Kueue has released them " +
-			"and the namespace is gone. Set it in an apply before the destroy. Defaults to `false`.",
+		MarkdownDescription: "Destroying a team deletes its namespace, and Kubernetes deletes everything in it. Unless this " +
+			"is `true`, the destroy is refused when Terraform plans it, so nothing of the configuration is deleted, while " +
+			"the namespace holds what the team did not write (e.g. ConfigMaps, Secrets, Argo workflows or jobs made with " +
+			"kubectl or by other tools; objects of this provider's resources destroyed in the same run do not count) or " +
+			"workloads that hold quota in Kueue (admitted and not finished): the refusal names them (`Kind " +
+			"namespace/name`, sorted). Not counted: objects being deleted, objects with an owner (`ownerReferences`; " +
+			"the owner is counted when it is in the namespace), Events, and what Kubernetes writes into every namespace " +
+			"(the ConfigMap `kube-root-ca.crt`, the ServiceAccount `default`). A destroy that cannot look (e.g. the " +
+			"provider's credentials may not list one of the namespace's resource types) is refused too, naming what it " +
+			"could not list. The check runs again when the team is deleted, counting then everything the team did not " +
+			"write. With `true` nothing is checked: the namespace is deleted with everything in it, and the destroy " +
+			"waits until it is gone. Set it in an apply before the destroy. Defaults to `false`.",
 	}
 	attrs["pod_labels"] = schema.MapAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: "The billing labels every pod of the team should carry (`" + LabelTeam + "`, and `" +
@@ -145,7 +153,8 @@ func (team) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "A team on the GPU platform: its namespace (created and owned, with the team's billing labels " +
 			"and the label Kueue selects), its Kueue LocalQueues, access for its members and for its workflow pods, and " +
 			"a ValidatingAdmissionPolicy that makes every pod in the namespace name the project it is billed to. " +
-			"Destroying a team deletes its namespace, and refuses while workloads hold quota there unless `force_destroy` is set.",
+			"Destroying a team deletes its namespace with everything in it, so it is refused, at plan, while the namespace " +
+			"holds anything the team did not write or workloads that hold quota, unless `force_destroy` is set.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}

@@ -23,9 +23,10 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/team"
 )
 
-// A team whose queue has an admitted workload is not destroyed: the destroy names the Workload
-// and deletes nothing. With force_destroy, the destroy deletes the namespace with the job and its
-// Workload, and waits until they are gone.
+// A team whose queue has an admitted workload is not destroyed: the destroy is refused when
+// Terraform plans it, naming the job and its Workload, which holds quota, and deletes nothing.
+// With force_destroy, the destroy deletes the namespace with the job and its Workload, and waits
+// until they are gone.
 func TestAccTeam_destroyWhileAdmitted(t *testing.T) {
 	name := acctest.Name("acc-team-busy")
 	cq := name + "-cq"
@@ -51,9 +52,11 @@ func TestAccTeam_destroyWhileAdmitted(t *testing.T) {
 				},
 			},
 			{
-				Config:      teamConfig("", body),
-				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)Cannot delete Namespace ` + name + ` while it is in use.*Held\s+by:\s+Workload\s+` + name + `/.*Nothing\s+was\s+deleted`),
+				Config:  teamConfig("", body),
+				Destroy: true,
+				ExpectError: regexp.MustCompile(`(?s)Error running pre-apply plan.*Destroying team ` + name + ` would delete.*` +
+					`Job\s+` + name + `/train,\s+Workload\s+` + name + `/\S+\s+\(holds\s+quota\s+in\s+ClusterQueue\s+` + cq +
+					`\).*Nothing\s+was\s+deleted`),
 			},
 			{
 				// Nothing was deleted: the team is whole, and so is its queue.

@@ -22,14 +22,14 @@ import (
 var (
 	_ framework.ModelRefs[teamModel]       = team{}
 	_ framework.ImportLister[teamModel]    = team{}
-	_ framework.DeleteExplainer[teamModel] = team{}
+	_ framework.DestroyChecker[teamModel]  = team{}
 	_ framework.PreApplyChecker[teamModel] = team{}
 	_ framework.PlanModifier               = team{}
 	_ framework.OwnLabeler[teamModel]      = team{}
 )
 
 // Refs are the team's objects of fixed names: the namespace first (deleting it deletes the
-// namespaced ones with it, and its delete asks DeleteHolders first), then its access and the
+// namespaced ones with it, which is why CheckDestroy looks there first), then its access and the
 // admission policy.
 func (team) Refs(ns, _ string) []framework.ObjectRef {
 	return []framework.ObjectRef{

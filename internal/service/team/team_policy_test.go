@@ -53,7 +53,8 @@ func TestAccTeam_projectLabelPolicy(t *testing.T) {
 				},
 			},
 			{
-				Config: teamConfig("", body+"  require_project_label = false\n"),
+				// The pods made here are not the team's: only force_destroy lets its destroy delete them.
+				Config: teamConfig("", body+"  require_project_label = false\n  force_destroy = true\n"),
 				Check: func(*terraform.State) error {
 					return eventually(func() error { return createPod(t, name, "free", nil) }, func(err error) bool { return err == nil })
 				},
