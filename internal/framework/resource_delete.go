@@ -110,7 +110,7 @@ func (r *Resource[M, PM]) checkDestroyPlanned(ctx context.Context, state tfsdk.S
 	if diags.Append(state.Get(ctx, &m)...); diags.HasError() {
 		return
 	}
-	own := r.owner(ctx, p, &m, diags)
+	own := r.owner(ctx, p, &m, false, diags)
 	written := func(obj *unstructured.Unstructured) bool { return WrittenByProvider(obj) || own.owns(obj) }
 	diags.Append(c.CheckDestroy(ctx, r.Provider.Client, &m, written)...)
 }
