@@ -262,10 +262,9 @@ resource "mlplatform_node_class" "other" {
 			Config:      cfg,
 			ExpectError: regexp.MustCompile(`EC2NodeClass\s+` + regexp.QuoteMeta(name) + `\s+would\s+be\s+written\s+by\s+two\s+resources\s+of\s+this\s+configuration`),
 		}, {
-			// Nothing of the pool was written, and the other node class is untouched.
-			Config:             cfg,
-			PlanOnly:           true,
-			ExpectNonEmptyPlan: true,
+			// Nothing was written.
+			Config:   p,
+			PlanOnly: true,
 			PreConfig: func() {
 				if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 					t.Error(err)
