@@ -165,15 +165,23 @@ func TestAccOwnership_importOfAnotherInstancesObject(t *testing.T) {
 	}
 	release := acctest.Words("kubectl annotate resourceflavors.kueue.x-k8s.io " + name + " mlplatform.io/owner- mlplatform.io/owner-id-")
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			owned(map[string]any{framework.OwnerAnnotation: "mlplatform_resource_flavor/" + name, framework.OwnerIDAnnotation: "0badc0de"})()
-		},
+		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", flavors),
 		Steps: []resource.TestStep{
-			importStep(regexp.MustCompile(`(?s)Cannot import ` + regexp.QuoteMeta(name) + `.*belongs to mlplatform_resource_flavor\s+` +
-				regexp.QuoteMeta(name) + `\s+\(instance\s+0badc0de\).*` + release.String())),
+			// Another resource type's mark (an earlier version said "it does not exist").
+			func() resource.TestStep {
+				s := importStep(regexp.MustCompile(`(?s)Cannot import ` + regexp.QuoteMeta(name) + `.*belongs to mlplatform_gpu_node_pool\s+x\s+\(instance\s+0badc0de\).*` +
+					release.String()))
+				s.PreConfig = owned(map[string]any{framework.OwnerAnnotation: "mlplatform_gpu_node_pool/x", framework.OwnerIDAnnotation: "0badc0de"})
+				return s
+			}(),
+			func() resource.TestStep {
+				s := importStep(regexp.MustCompile(`(?s)Cannot import ` + regexp.QuoteMeta(name) + `.*belongs to mlplatform_resource_flavor\s+` +
+					regexp.QuoteMeta(name) + `\s+\(instance\s+0badc0de\).*` + release.String()))
+				s.PreConfig = owned(map[string]any{framework.OwnerAnnotation: "mlplatform_resource_flavor/" + name, framework.OwnerIDAnnotation: "0badc0de"})
+				return s
+			}(),
 			// A mark without an id (an earlier version of the provider wrote it) is refused too.
 			func() resource.TestStep {
 				s := importStep(regexp.MustCompile(`(?s)written\s+by\s+an\s+earlier\s+version\s+of\s+the\s+provider.*` + release.String()))
