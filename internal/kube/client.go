@@ -1,6 +1,7 @@
 // Package kube is the provider's one way to talk to a cluster: a lazily built client, server-side
 // apply (conditional, under a field manager the caller names), get, delete-and-wait, and a
-// discovery check that turns a missing API into an install hint. Its only Terraform import is tflog, to log each API call.
+// discovery check that turns a missing API into an install hint. Its only Terraform import is
+// tflog, to log each API call.
 package kube
 
 import (
