@@ -82,13 +82,18 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 }
 
 // renamedFlavor is a flavor with create_before_destroy and a queue that references it, as the
-// flavor's documentation recommends; topology names the flavor's topology ("" for none).
+// flavor's documentation recommends, beside two topologies; topology names the flavor's ("a" or
+// "b"; "" for none).
 func renamedFlavor(name, topology string) string {
+	cfg := providerBlock("")
+	for _, t := range []string{"a", "b"} {
+		cfg += fmt.Sprintf("resource \"mlplatform_topology\" %[1]q {\n  name   = \"%[2]s-%[1]s\"\n  levels = [\"kubernetes.io/hostname\"]\n}\n", t, name)
+	}
 	topo := ""
 	if topology != "" {
-		topo = fmt.Sprintf("\n  topology_name = %q", topology)
+		topo = "\n  topology_name = mlplatform_topology." + topology + ".name"
 	}
-	return providerBlock("") + fmt.Sprintf(`
+	return cfg + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "f" {
   name        = %[1]q
   node_labels = { "mlplatform.io/test" = "renamed" }%[2]s
@@ -138,9 +143,10 @@ func TestAccResourceFlavor_createBeforeDestroyAsDocumented(t *testing.T) {
 					return nil
 				},
 			},
+			{Config: renamedFlavor(renamed, "a")},
 			{
-				// topology_name forces a replacement that keeps the name: refused, nothing deleted.
-				Config: renamedFlavor(renamed, "default"),
+				// Another topology forces a replacement that keeps the name: refused, nothing deleted.
+				Config: renamedFlavor(renamed, "b"),
 				ExpectError: acctest.Words("the new object cannot be created while the one it replaces holds the name: " +
 					"remove create_before_destroy from its lifecycle"),
 			},
@@ -150,7 +156,7 @@ func TestAccResourceFlavor_createBeforeDestroyAsDocumented(t *testing.T) {
 						t.Fatalf("the refused replacement deleted the flavor: deletionTimestamp %v", ts)
 					}
 				},
-				Config:   renamedFlavor(renamed, ""),
+				Config:   renamedFlavor(renamed, "a"),
 				PlanOnly: true,
 			},
 		},
