@@ -115,10 +115,10 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	var labels types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
 	specLabels, known := r.ownLabels(ctx, req.Plan, &resp.Diagnostics)
-	if labels.IsUnknown() || r.Provider.DefaultLabelsUnknown || !known {
+	if !FullyKnown(ctx, labels) || r.Provider.DefaultLabelsUnknown || !known {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
 	} else {
-		all := r.Provider.MergeLabels(mapOf(ctx, labels, &resp.Diagnostics))
+		all := r.Provider.MergeLabels(StringMap(ctx, labels, &resp.Diagnostics))
 		maps.Copy(all, specLabels)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(all))...)
 	}
@@ -395,8 +395,8 @@ func ObjectMetaFor(ctx context.Context, p *ProviderData, meta *Metadata, namespa
 	return ObjectMeta{
 		Namespace:   namespace,
 		Name:        meta.Name.ValueString(),
-		Labels:      p.MergeLabels(mapOf(ctx, meta.Labels, diags)),
-		Annotations: mapOf(ctx, meta.Annotations, diags),
+		Labels:      p.MergeLabels(StringMap(ctx, meta.Labels, diags)),
+		Annotations: StringMap(ctx, meta.Annotations, diags),
 	}
 }
 
