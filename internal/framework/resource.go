@@ -82,8 +82,9 @@ func (r *Resource[M, PM]) Metadata(_ context.Context, req resource.MetadataReque
 	resp.TypeName = req.ProviderTypeName + "_" + r.Spec.TypeSuffix()
 }
 
+// Schema is the Spec's schema, refusing null elements in every map, list and set.
 func (r *Resource[M, PM]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = r.Spec.Schema(ctx)
+	resp.Schema = RefuseNullElements(r.Spec.Schema(ctx))
 }
 
 // ValidateConfig forwards to the Spec's ValidateConfig, if it has one.
