@@ -302,6 +302,13 @@ func corpus() []badCase {
     hourly_price = { "nvidia.com/gpu" = 1.5 }
   } } }`}),
 
+		bad(bil, "null supply", "pools", part{"pools", `pools = { a100 = { spot = null } }`}),
+		bad(bil, "null node label of a supply", "node_labels", part{"pools", `pools = { a100 = { spot = {
+    node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/capacity-type" = "spot", "karpenter.sh/nodepool" = null }
+    per_gpu      = { "nvidia.com/gpu" = 1 }
+    hourly_price = { "nvidia.com/gpu" = 1.5 }
+  } } }`}),
+
 		// GPU dashboard
 		bad(db, "refresh", "refresh", part{"refresh", `refresh = "sometimes"`}),
 		bad(db, "time from", "time_from", part{"time_from", `time_from = "yesterday"`}),
