@@ -90,6 +90,7 @@ func metadataCases() []badCase {
 			bad(resource, "label key with a space", "labels", part{"labels", `labels = { "bad key" = "x" }`}),
 			bad(resource, "label value with a '/'", "labels", part{"labels", `labels = { team = "a/b" }`}),
 			bad(resource, "annotation key with two '/'", "annotations", part{"annotations", `annotations = { "a/b/c" = "x" }`}),
+			bad(resource, "null label value", "labels", part{"labels", `labels = { team = null }`}),
 		)
 	}
 	return cases
@@ -158,6 +159,7 @@ func corpus() []badCase {
 		bad(cq, "selector label key", "namespace_selector.match_labels", part{"namespace_selector", `namespace_selector = { match_labels = { "bad key" = "x" } }`}),
 		bad(cq, "fair sharing weight", "fair_sharing_weight", part{"fair_sharing_weight", `fair_sharing_weight = "heavy"`}),
 		bad(cq, "flavor fungibility", "flavor_fungibility.when_can_borrow", part{"flavor_fungibility", `flavor_fungibility = { when_can_borrow = "Maybe" }`}),
+		bad(cq, "null covered resource", "covered_resources", rg(`["cpu", null]`, "flavor", "cpu", "1", "")),
 
 		// Cohort
 		bad(co, "parent name", "parent", part{"parent", `parent = "Bad_Parent"`}),
@@ -190,6 +192,9 @@ func corpus() []badCase {
 		bad(nc, "image GC threshold", "kubelet.image_gc_high_threshold_percent", part{"kubelet", `kubelet = { image_gc_high_threshold_percent = 150 }`}),
 		bad(nc, "AMI family", "ami_family", part{"ami_family", `ami_family = "Windows95"`}),
 		bad(nc, "role and instance profile", "instance_profile", part{"instance_profile", `instance_profile = "profile"`}),
+		bad(nc, "null tag value", "tags", part{"tags", `tags = { owner = null }`}),
+		bad(nc, "null billing value", "billing", part{"billing", `billing = { team = null }`}),
+		bad(nc, "null subnet selector term", "subnet_selector", part{"subnet_selector", `subnet_selector = [null]`}),
 
 		// GPU node pool
 		bad(np, "GPU model", "gpu.model", part{"gpu", `gpu = { model = "a200" }`}),
@@ -205,6 +210,8 @@ func corpus() []badCase {
 		bad(np, "node label key", "node_labels", part{"node_labels", `node_labels = { "bad key" = "x" }`}),
 		bad(np, "budget nodes", "disruption.budgets[0].nodes", part{"disruption", `disruption = { budgets = [{ nodes = "lots" }] }`}),
 		bad(np, "instance type of another GPU", "gpu.instance_types", part{"gpu", `gpu = { model = "a100-80gb", instance_types = ["g5.xlarge"] }`}),
+		bad(np, "null billing value", "billing", part{"billing", `billing = { team = null }`}),
+		bad(np, "null instance type", "gpu.instance_types", part{"gpu", `gpu = { model = "a100-80gb", instance_types = [null] }`}),
 
 		// MIG config
 		bad(mig, "MIG profile", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "9g.99gb" = 1 } }] } }`}),
@@ -216,6 +223,7 @@ func corpus() []badCase {
 		bad(mig, "config name", "mig_configs", part{"mig_configs", `mig_configs = { "bad name" = { entries = [{ mig_enabled = false }] } }`}),
 		bad(mig, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(mig, "slices that do not fit together", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "4g.40gb" = 2 } }] } }`}),
+		bad(mig, "null device index", "devices", part{"mig_configs", `mig_configs = { c = { entries = [{ devices = [null], mig_enabled = false }] } }`}),
 
 		// Time-slicing config
 		bad(ts, "zero replicas", "replicas", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 0 }] } }`}),
@@ -226,6 +234,8 @@ func corpus() []badCase {
 		bad(ts, "rename", "rename", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", rename = "bad name!", replicas = 2 }] } }`}),
 		bad(ts, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(ts, "resource twice", "resources", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }, { name = "nvidia.com/gpu", replicas = 3 }] } }`}),
+		bad(ts, "null config", "configs", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }] }, x = null }`}),
+		bad(ts, "null device list strategy", "device_list_strategy", part{"configs", `configs = { any = { plugin = { device_list_strategy = [null] } } }`}),
 
 		// Training job template
 		bad(tjt, "no image", "image", part{"image", `image = ""`}),
@@ -246,6 +256,8 @@ func corpus() []badCase {
 		bad(tjt, "billing label key", "billing", part{"billing", `billing = { "bad key" = "x" }`}),
 		bad(tjt, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(tjt, "checkpoint grace period", "checkpoint.termination_grace_period", part{"checkpoint", `checkpoint = { uri = "s3://b/c", termination_grace_period = "soon" }`}),
+		bad(tjt, "null hyperparameter", "hyperparameters", part{"hyperparameters", `hyperparameters = { lr = null }`}),
+		bad(tjt, "null argument", "args", part{"args", `args = ["--epochs=3", null]`}),
 
 		// Training schedule
 		bad(sch, "not a cron schedule", "schedules", part{"schedules", `schedules = ["every night"]`}),
@@ -258,6 +270,7 @@ func corpus() []badCase {
 		bad(sch, "no schedules", "schedules", part{"schedules", `schedules = []`}),
 		bad(sch, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(sch, "cron field out of range", "schedules", part{"schedules", `schedules = ["0 25 * * *"]`}),
+		bad(sch, "null parameter", "parameters", part{"parameters", `parameters = { dataset_version = null }`}),
 
 		// Team
 		bad(tm, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
@@ -268,6 +281,8 @@ func corpus() []badCase {
 		bad(tm, "Kueue namespace label", "kueue_namespace_labels", part{"kueue_namespace_labels", `kueue_namespace_labels = { "bad key" = "true" }`}),
 		bad(tm, "workflow service account", "workflow_service_account", part{"workflow_service_account", `workflow_service_account = "Bad_SA"`}),
 		bad(tm, "name too long for a namespace", "name", part{"name", `name = "` + long(64) + `"`}),
+		bad(tm, "null member group", "member_groups", part{"member_groups", `member_groups = ["nlp", null]`}),
+		bad(tm, "null local queue", "local_queues", part{"local_queues", `local_queues = { training = null }`}),
 
 		// GPU billing rules
 		bad(bil, "admission wait SLO", "admission_wait_slo", part{"admission_wait_slo", `admission_wait_slo = "soon"`}),
@@ -283,6 +298,13 @@ func corpus() []badCase {
 		bad(bil, "capacity type", "pools", part{"pools", `pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`}),
 		bad(bil, "GPU model of a pool", "pools", part{"pools", `pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a200", "karpenter.sh/nodepool" = "a100-spot" }
+    per_gpu      = { "nvidia.com/gpu" = 1 }
+    hourly_price = { "nvidia.com/gpu" = 1.5 }
+  } } }`}),
+
+		bad(bil, "null supply", "pools", part{"pools", `pools = { a100 = { spot = null } }`}),
+		bad(bil, "null node label of a supply", "node_labels", part{"pools", `pools = { a100 = { spot = {
+    node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/capacity-type" = "spot", "karpenter.sh/nodepool" = null }
     per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/gpu" = 1.5 }
   } } }`}),

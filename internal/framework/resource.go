@@ -82,8 +82,9 @@ func (r *Resource[M, PM]) Metadata(_ context.Context, req resource.MetadataReque
 	resp.TypeName = req.ProviderTypeName + "_" + r.Spec.TypeSuffix()
 }
 
+// Schema is the Spec's schema, refusing null elements in every map, list and set.
 func (r *Resource[M, PM]) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = r.Spec.Schema(ctx)
+	resp.Schema = RefuseNullElements(r.Spec.Schema(ctx))
 }
 
 // ValidateConfig forwards to the Spec's ValidateConfig, if it has one.
@@ -116,10 +117,10 @@ func (r *Resource[M, PM]) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	var labels types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("labels"), &labels)...)
 	specLabels, known := r.ownLabels(ctx, req.Plan, &resp.Diagnostics)
-	if labels.IsUnknown() || r.Provider.DefaultLabelsUnknown || !known {
+	if !FullyKnown(ctx, labels) || r.Provider.DefaultLabelsUnknown || !known {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), types.MapUnknown(types.StringType))...)
 	} else {
-		all := r.Provider.MergeLabels(mapOf(ctx, labels, &resp.Diagnostics))
+		all := r.Provider.MergeLabels(StringMap(ctx, labels, &resp.Diagnostics))
 		maps.Copy(all, specLabels)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("labels_all"), MapValue(all))...)
 	}
@@ -406,8 +407,8 @@ func ObjectMetaFor(ctx context.Context, p *ProviderData, meta *Metadata, namespa
 	return ObjectMeta{
 		Namespace:   namespace,
 		Name:        meta.Name.ValueString(),
-		Labels:      p.MergeLabels(mapOf(ctx, meta.Labels, diags)),
-		Annotations: mapOf(ctx, meta.Annotations, diags),
+		Labels:      p.MergeLabels(StringMap(ctx, meta.Labels, diags)),
+		Annotations: StringMap(ctx, meta.Annotations, diags),
 	}
 }
 

@@ -3,6 +3,7 @@ package framework
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -26,8 +27,18 @@ func MapValue(m map[string]string) types.Map {
 	return v
 }
 
-func mapOf(ctx context.Context, v types.Map, diags *diag.Diagnostics) map[string]string {
-	if v.IsNull() || v.IsUnknown() {
+// FullyKnown reports whether v and every value inside it are known. A map with one value taken
+// from another resource (tags = { owner = terraform_data.x.output }) is a known map at plan, but
+// its values can be read into Go only once that value is known.
+func FullyKnown(ctx context.Context, v attr.Value) bool {
+	tv, err := v.ToTerraformValue(ctx)
+	return err == nil && tv.IsFullyKnown()
+}
+
+// StringMap converts a Terraform map of strings to a Go map; null becomes nil. A map that is not
+// FullyKnown becomes nil too: at plan, ask FullyKnown first and plan what derives from it unknown.
+func StringMap(ctx context.Context, v types.Map, diags *diag.Diagnostics) map[string]string {
+	if v.IsNull() || !FullyKnown(ctx, v) {
 		return nil
 	}
 	out := map[string]string{}
@@ -44,7 +55,7 @@ func ManagedMap(ctx context.Context, live map[string]string, prior types.Map, im
 		return AtomicMap(live, types.MapNull(types.StringType))
 	}
 	out := map[string]string{}
-	for k := range mapOf(ctx, prior, diags) {
+	for k := range StringMap(ctx, prior, diags) {
 		if v, ok := live[k]; ok {
 			out[k] = v
 		}

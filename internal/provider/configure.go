@@ -83,7 +83,10 @@ func (m *providerModel) clientHasUnknown() bool {
 		m.ClusterCACertificate, m.Insecure, m.TLSServerName, m.ProxyURL, m.FieldManager) {
 		return true
 	}
-	for _, e := range m.Exec {
+	if m.Exec.IsUnknown() {
+		return true
+	}
+	for _, e := range m.execs(context.Background(), &diag.Diagnostics{}) {
 		if anyUnknown(e.APIVersion, e.Command, e.Args, e.Env) {
 			return true
 		}
@@ -124,7 +127,7 @@ func (m *providerModel) connection(ctx context.Context) (*connection, diag.Diagn
 	default:
 		c.ConfigPaths = splitPaths(stringOr(types.StringNull(), "config_paths"))
 	}
-	for _, e := range m.Exec {
+	for _, e := range m.execs(ctx, &diags) {
 		exec := &clientcmdapi.ExecConfig{
 			APIVersion:      e.APIVersion.ValueString(),
 			Command:         e.Command.ValueString(),

@@ -58,6 +58,15 @@ func TestProvider_settingsKnownOnlyAtApplyPlan(t *testing.T) {
 		"one default label value": {`"cc-1"`, `default_labels = { "billing.mlplatform.io/cost-centre" = terraform_data.cost.output, team = "research" }`},
 		"field_manager":           {`"terraform-ci"`, `field_manager = terraform_data.cost.output`},
 		"token":                   {`"t0ken"`, `token = terraform_data.cost.output`},
+		// A dynamic exec block over a value known only at apply: the whole block is unknown.
+		"exec block": {`["eks"]`, `dynamic "exec" {
+    for_each = terraform_data.cost.output
+    content {
+      api_version = "client.authentication.k8s.io/v1"
+      command     = "aws"
+      args        = [exec.value, "get-token"]
+    }
+  }`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) { planOnly(t, tc.input, tc.providerBody, nil) })

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -35,7 +36,7 @@ type providerModel struct {
 	Insecure              types.Bool   `tfsdk:"insecure"`
 	TLSServerName         types.String `tfsdk:"tls_server_name"`
 	ProxyURL              types.String `tfsdk:"proxy_url"`
-	Exec                  []execModel  `tfsdk:"exec"`
+	Exec                  types.List   `tfsdk:"exec"` // of execModel; see execs
 	DefaultLabels         types.Map    `tfsdk:"default_labels"`
 	FieldManager          types.String `tfsdk:"field_manager"`
 	PricingRegion         types.String `tfsdk:"pricing_region"`
@@ -46,6 +47,16 @@ type execModel struct {
 	Command    types.String `tfsdk:"command"`
 	Args       types.List   `tfsdk:"args"`
 	Env        types.Map    `tfsdk:"env"`
+}
+
+// execs is the exec block: none while it is unknown (a dynamic block over a value known only at
+// apply), when clientHasUnknown holds.
+func (m *providerModel) execs(ctx context.Context, diags *diag.Diagnostics) []execModel {
+	var out []execModel
+	if !m.Exec.IsNull() && !m.Exec.IsUnknown() {
+		diags.Append(m.Exec.ElementsAs(ctx, &out, false)...)
+	}
+	return out
 }
 
 func envNote(attr string) string {
@@ -73,7 +84,7 @@ func (p *mlplatformProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 				Optional:    true,
 				MarkdownDescription: "Kubeconfig files merged in order, as in `KUBECONFIG`. " +
 					"The `KUBE_CONFIG_PATHS` environment variable holds them separated like `PATH`.",
-				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+				Validators: []validator.List{listvalidator.SizeAtLeast(1), framework.NoNullElements()},
 			},
 			"config_context":           str("config_context", "Context of the kubeconfig to use instead of its current context.", false),
 			"config_context_cluster":   str("config_context_cluster", "Cluster of the kubeconfig to use instead of the context's.", false),
@@ -98,7 +109,7 @@ func (p *mlplatformProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 				MarkdownDescription: "Labels merged into `metadata.labels` of every object the provider writes; a " +
 					"resource's own `labels` win on a conflict. This is how billing labels (team, project, cost centre) " +
 					"reach every object. Keys and values must be valid Kubernetes labels.",
-				Validators: framework.LabelMapValidators(),
+				Validators: framework.LabelMapValidators(framework.NoNullElements()),
 			},
 			"field_manager": schema.StringAttribute{
 				Optional: true,
@@ -137,11 +148,13 @@ func (p *mlplatformProvider) Schema(_ context.Context, _ provider.SchemaRequest,
 						"command": schema.StringAttribute{Required: true, MarkdownDescription: "Command to run."},
 						"args": schema.ListAttribute{
 							ElementType: types.StringType, Optional: true, MarkdownDescription: "Arguments of the command.",
+							Validators: []validator.List{framework.NoNullElements()},
 						},
 						"env": schema.MapAttribute{
 							ElementType: types.StringType, Optional: true, Sensitive: true,
 							MarkdownDescription: "Environment variables set for the command. Sensitive, as credential " +
 								"plugins commonly read secrets from them (e.g. `AWS_SECRET_ACCESS_KEY`).",
+							Validators: []validator.Map{framework.NoNullElements()},
 						},
 					},
 				},

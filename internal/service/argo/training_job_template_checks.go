@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -147,7 +148,7 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 // setComputed sets submit_command and resources from the model, or unknown where an input is.
 func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.Diagnostics) {
 	m.SubmitCommand, m.Resources = types.StringUnknown(), types.MapUnknown(types.StringType)
-	if !known(m) {
+	if !known(ctx, m) {
 		return
 	}
 	p, d := resolve(ctx, m)
@@ -159,13 +160,15 @@ func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.D
 	m.Resources = framework.MapValue(p.Resources)
 }
 
-func known(m *trainingJobTemplateModel) bool {
+// known reports whether what resolve reads is known: a hyperparameter taken from another
+// resource leaves submit_command unknown.
+func known(ctx context.Context, m *trainingJobTemplateModel) bool {
 	if m.Hardware == nil {
 		return false
 	}
-	for _, v := range []interface{ IsUnknown() bool }{m.Namespace, m.Name, m.DatasetVersion, m.Hyperparameters,
+	for _, v := range []attr.Value{m.Namespace, m.Name, m.DatasetVersion, m.Hyperparameters,
 		m.Hardware.GPUType, m.Hardware.GPUCount, m.Hardware.CPUCores, m.Hardware.MemoryGB} {
-		if v.IsUnknown() {
+		if !framework.FullyKnown(ctx, v) {
 			return false
 		}
 	}

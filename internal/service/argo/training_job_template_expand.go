@@ -71,7 +71,7 @@ func podLabels(ctx context.Context, m *trainingJobTemplateModel, meta framework.
 	if out == nil {
 		out = map[string]string{}
 	}
-	maps.Copy(out, stringMap(ctx, m.Billing, diags))
+	maps.Copy(out, framework.StringMap(ctx, m.Billing, diags))
 	if !m.Queue.IsNull() {
 		out[labelQueue] = m.Queue.ValueString()
 	}
@@ -91,7 +91,7 @@ func container(ctx context.Context, m *trainingJobTemplateModel, namespace strin
 	for _, pr := range p.Params {
 		c.Args = append(c.Args, fmt.Sprintf("--%s={{workflow.parameters.%s}}", pr.Name, pr.Name))
 	}
-	env := stringMap(ctx, m.Env, diags)
+	env := framework.StringMap(ctx, m.Env, diags)
 	for _, k := range sortedKeys(env) {
 		c.Env = append(c.Env, corev1.EnvVar{Name: k, Value: env[k]})
 	}

@@ -78,7 +78,7 @@ func flattenLabels(ctx context.Context, pod, object map[string]string, m *traini
 	}
 	if !importing {
 		billing = map[string]string{}
-		for k := range stringMap(ctx, m.Billing, diags) {
+		for k := range framework.StringMap(ctx, m.Billing, diags) {
 			if v, ok := pod[k]; ok {
 				billing[k] = v
 			}

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // jobPlan is what the model resolves to before anything is built: the workflow parameters in
@@ -29,7 +31,7 @@ func resolve(ctx context.Context, m *trainingJobTemplateModel) (*jobPlan, diag.D
 	if !m.DatasetVersion.IsNull() {
 		p.Params = append(p.Params, param{datasetParam, m.DatasetVersion.ValueString()})
 	}
-	hp := stringMap(ctx, m.Hyperparameters, &diags)
+	hp := framework.StringMap(ctx, m.Hyperparameters, &diags)
 	for _, k := range sortedKeys(hp) {
 		p.Params = append(p.Params, param{k, hp[k]})
 	}
@@ -79,15 +81,6 @@ func graceSeconds(v types.String) int64 {
 		return 0
 	}
 	return int64(d / time.Second)
-}
-
-func stringMap(ctx context.Context, v types.Map, diags *diag.Diagnostics) map[string]string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	out := map[string]string{}
-	diags.Append(v.ElementsAs(ctx, &out, false)...)
-	return out
 }
 
 func stringList(ctx context.Context, v types.List, diags *diag.Diagnostics) []string {

@@ -126,7 +126,7 @@ func (trainingSchedule) Schema(ctx context.Context) schema.Schema {
 
 func (trainingSchedule) Expand(ctx context.Context, m *trainingScheduleModel, meta framework.ObjectMeta) (any, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	params := stringMap(ctx, m.Parameters, &diags)
+	params := framework.StringMap(ctx, m.Parameters, &diags)
 	var args []wfv1.Parameter
 	for _, k := range sortedKeys(params) {
 		args = append(args, wfv1.Parameter{Name: k, Value: wfv1.AnyStringPtr(params[k])})

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
@@ -49,7 +50,7 @@ func (trainingSchedule) CheckBeforeApply(ctx context.Context, c *kube.Client, m 
 	if len(names) == 0 {
 		list = "none"
 	}
-	for _, k := range sortedKeys(stringMap(ctx, m.Parameters, &diags)) {
+	for _, k := range sortedKeys(framework.StringMap(ctx, m.Parameters, &diags)) {
 		if !declared[k] {
 			p := path.Root("parameters").AtMapKey(k)
 			diags.AddAttributeError(p, "Parameter not declared by the template", fmt.Sprintf(

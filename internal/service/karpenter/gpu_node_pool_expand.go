@@ -303,7 +303,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 	}
 	var objs []framework.Object
 	nodeClassName := m.NodeClass.ValueString()
-	billing := stringMap(ctx, m.Billing, &diags)
+	billing := framework.StringMap(ctx, m.Billing, &diags)
 	if len(billing) > 0 {
 		// Written first, so that the NodePools never reference a node class that does not exist.
 		copied, err := poolNodeClass(ctx, pd, nodeClassName, meta.Name, billing)
@@ -313,7 +313,7 @@ func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gp
 		}
 		objs, nodeClassName = append(objs, copied), meta.Name
 	}
-	nodeLabels := stringMap(ctx, m.NodeLabels, &diags)
+	nodeLabels := framework.StringMap(ctx, m.NodeLabels, &diags)
 	if nodeLabels == nil {
 		nodeLabels = map[string]string{}
 	}

@@ -96,7 +96,7 @@ func (gpuNodePool) Flatten(ctx context.Context, p *framework.ProviderData, live 
 		}
 	}
 	m.Billing = framework.ManagedMap(ctx, billing, m.Billing, importing, &diags)
-	for k := range stringMap(ctx, m.Billing, &diags) {
+	for k := range framework.StringMap(ctx, m.Billing, &diags) {
 		delete(labels, k)
 	}
 	if importing {

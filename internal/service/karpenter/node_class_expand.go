@@ -25,7 +25,8 @@ func (nodeClass) ModifyPlan(ctx context.Context, p *framework.ProviderData, req 
 	var tags, billing types.Map
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("tags"), &tags)...)
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("billing"), &billing)...)
-	if tags.IsUnknown() || billing.IsUnknown() || p.DefaultLabelsUnknown {
+	// A value known only at apply (tags = { owner = terraform_data.x.output }) leaves tags_all unknown.
+	if !framework.FullyKnown(ctx, tags) || !framework.FullyKnown(ctx, billing) || p.DefaultLabelsUnknown {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tags_all"), types.MapUnknown(types.StringType))...)
 		return
 	}
@@ -33,8 +34,8 @@ func (nodeClass) ModifyPlan(ctx context.Context, p *framework.ProviderData, req 
 	if all == nil {
 		all = map[string]string{}
 	}
-	maps.Copy(all, stringMap(ctx, billing, &resp.Diagnostics))
-	maps.Copy(all, stringMap(ctx, tags, &resp.Diagnostics))
+	maps.Copy(all, framework.StringMap(ctx, billing, &resp.Diagnostics))
+	maps.Copy(all, framework.StringMap(ctx, tags, &resp.Diagnostics))
 	for k := range p.DefaultLabels {
 		if why := reservedTag(k); why != "" {
 			resp.Diagnostics.AddError("Reserved tag key in default_labels",
@@ -46,15 +47,6 @@ func (nodeClass) ModifyPlan(ctx context.Context, p *framework.ProviderData, req 
 		tagsAll = framework.MapValue(all)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("tags_all"), tagsAll)...)
-}
-
-func stringMap(ctx context.Context, v types.Map, diags *diag.Diagnostics) map[string]string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	out := map[string]string{}
-	diags.Append(v.ElementsAs(ctx, &out, false)...)
-	return out
 }
 
 func strPtr(v types.String) *string {
@@ -95,7 +87,7 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 		Role:            m.Role.ValueString(),
 		InstanceProfile: strPtr(m.InstanceProfile),
 		AMIFamily:       strPtr(m.AMIFamily),
-		Tags:            stringMap(ctx, m.TagsAll, &diags),
+		Tags:            framework.StringMap(ctx, m.TagsAll, &diags),
 	}
 	userData, err := renderUserData(strPtr(m.UserData), m.NodeConfig)
 	if err != nil {
@@ -105,15 +97,15 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 	for _, t := range m.AMISelector {
 		spec.AMISelectorTerms = append(spec.AMISelectorTerms, awsv1.AMISelectorTerm{
 			Alias: t.Alias.ValueString(), ID: t.ID.ValueString(), Name: t.Name.ValueString(), Owner: t.Owner.ValueString(),
-			SSMParameter: t.SSMParameter.ValueString(), Tags: stringMap(ctx, t.Tags, &diags),
+			SSMParameter: t.SSMParameter.ValueString(), Tags: framework.StringMap(ctx, t.Tags, &diags),
 		})
 	}
 	for _, t := range m.SubnetSelector {
-		spec.SubnetSelectorTerms = append(spec.SubnetSelectorTerms, awsv1.SubnetSelectorTerm{ID: t.ID.ValueString(), Tags: stringMap(ctx, t.Tags, &diags)})
+		spec.SubnetSelectorTerms = append(spec.SubnetSelectorTerms, awsv1.SubnetSelectorTerm{ID: t.ID.ValueString(), Tags: framework.StringMap(ctx, t.Tags, &diags)})
 	}
 	for _, t := range m.SecurityGroupSelector {
 		spec.SecurityGroupSelectorTerms = append(spec.SecurityGroupSelectorTerms, awsv1.SecurityGroupSelectorTerm{
-			ID: t.ID.ValueString(), Name: t.Name.ValueString(), Tags: stringMap(ctx, t.Tags, &diags)})
+			ID: t.ID.ValueString(), Name: t.Name.ValueString(), Tags: framework.StringMap(ctx, t.Tags, &diags)})
 	}
 	for i, b := range m.BlockDevice {
 		var size *apiresource.Quantity
@@ -136,9 +128,9 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 	if k := m.Kubelet; k != nil {
 		kc := &awsv1.KubeletConfiguration{
 			MaxPods: int32Ptr(k.MaxPods), PodsPerCore: int32Ptr(k.PodsPerCore),
-			SystemReserved: stringMap(ctx, k.SystemReserved, &diags), KubeReserved: stringMap(ctx, k.KubeReserved, &diags),
-			EvictionHard:                stringMap(ctx, k.EvictionHard, &diags),
-			EvictionSoft:                stringMap(ctx, k.EvictionSoft, &diags),
+			SystemReserved: framework.StringMap(ctx, k.SystemReserved, &diags), KubeReserved: framework.StringMap(ctx, k.KubeReserved, &diags),
+			EvictionHard:                framework.StringMap(ctx, k.EvictionHard, &diags),
+			EvictionSoft:                framework.StringMap(ctx, k.EvictionSoft, &diags),
 			EvictionMaxPodGracePeriod:   int32Ptr(k.EvictionMaxPod),
 			ImageGCHighThresholdPercent: int32Ptr(k.ImageGCHigh), ImageGCLowThresholdPercent: int32Ptr(k.ImageGCLow),
 			CPUCFSQuota: boolPtr(k.CPUCFSQuota),
@@ -146,7 +138,7 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 		if !k.ClusterDNS.IsNull() {
 			diags.Append(k.ClusterDNS.ElementsAs(ctx, &kc.ClusterDNS, false)...)
 		}
-		for signal, d := range stringMap(ctx, k.EvictionGrace, &diags) {
+		for signal, d := range framework.StringMap(ctx, k.EvictionGrace, &diags) {
 			parsed, err := time.ParseDuration(d)
 			if err != nil { // refused at plan by the attribute's validator; kept as a guard
 				diags.AddAttributeError(path.Root("kubelet").AtName("eviction_soft_grace_period").AtMapKey(signal), "Invalid duration", err.Error())

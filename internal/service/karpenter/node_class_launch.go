@@ -117,7 +117,7 @@ func launchAttributes() map[string]schema.Attribute {
 func (l launchModel) expandLaunch(ctx context.Context, spec *awsv1.EC2NodeClassSpec, diags *diag.Diagnostics) {
 	for _, t := range l.CapacityReservationSelector {
 		spec.CapacityReservationSelectorTerms = append(spec.CapacityReservationSelectorTerms, awsv1.CapacityReservationSelectorTerm{
-			ID: t.ID.ValueString(), Tags: stringMap(ctx, t.Tags, diags), OwnerID: t.OwnerID.ValueString(),
+			ID: t.ID.ValueString(), Tags: framework.StringMap(ctx, t.Tags, diags), OwnerID: t.OwnerID.ValueString(),
 			InstanceMatchCriteria: t.InstanceMatchCriteria.ValueString()})
 	}
 	if !l.PlacementGroupName.IsNull() || !l.PlacementGroupID.IsNull() {

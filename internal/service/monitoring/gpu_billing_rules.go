@@ -116,7 +116,8 @@ func (gpuBillingRules) Schema(ctx context.Context) schema.Schema {
 			"whose `mig.parts` split its GPUs) (each MIG profile counts as its compute slices over the " +
 			"GPU's, e.g. a `1g.10gb` of an A100 as 1/7 GPU; per GPU, so that resizing a pool leaves the rules alone) and `hourly_price` (one recorded price per pool, capacity type and " +
 			"resource; a resource without a price costs nothing in the bill). Checked at plan as far as known.",
-		Validators: []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(framework.DNSSubdomain()), poolsValidator{}}}
+		Validators: []validator.Map{mapvalidator.SizeAtLeast(1), mapvalidator.KeysAre(framework.DNSSubdomain()),
+			mapvalidator.ValueMapsAre(framework.NoNullElements()), poolsValidator{}}}
 	attrs["evaluation_interval"] = duration("How often Prometheus evaluates the rules (the group's `interval`): "+
 		"each recorded sample stands for one interval of GPU use, so GPU-hours are the samples of an hour times this "+
 		"interval. A whole number of seconds.", defaultInterval)
@@ -240,7 +241,7 @@ func suppliesOf(ctx context.Context, byType types.Map, diags *diag.Diagnostics) 
 
 // supplyOf reads one supply into Go; known is false when any part of it is unknown yet.
 func supplyOf(ctx context.Context, s *supplyModel, diags *diag.Diagnostics) (out poolSupply, known bool) {
-	if s == nil || s.NodeLabels.IsUnknown() || s.PerGPU.IsUnknown() || s.HourlyPrice.IsUnknown() {
+	if s == nil || !framework.FullyKnown(ctx, s.NodeLabels) || !framework.FullyKnown(ctx, s.PerGPU) || !framework.FullyKnown(ctx, s.HourlyPrice) {
 		return out, false
 	}
 	diags.Append(s.NodeLabels.ElementsAs(ctx, &out.NodeLabels, false)...)
@@ -258,7 +259,7 @@ func (m *gpuBillingRulesModel) config(ctx context.Context, diags *diag.Diagnosti
 	pools, known := poolsOf(ctx, m.Pools, diags)
 	for _, v := range []attr.Value{m.EvaluationInterval, m.TeamLabel, m.ProjectLabel, m.DCGMNodeLabel, m.DCGMNamespaceLabel, m.DCGMPodLabel, m.GPUMemoryAlertRatio,
 		m.GPUIdleAlertAfter, m.PendingAlertAfter, m.AdmissionWaitSLO, m.AdmissionWaitSLOPerQueue, m.QueueInactiveAlertAfter, m.AlertLabels} {
-		known = known && !v.IsUnknown()
+		known = known && framework.FullyKnown(ctx, v)
 	}
 	if !known || diags.HasError() {
 		return rulesConfig{}, false

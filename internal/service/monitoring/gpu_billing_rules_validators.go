@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/prometheus/common/model"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // promDurationValidator accepts what Prometheus accepts as a duration (`1h30m`, `2d`), as
@@ -106,6 +108,9 @@ func checkPools(ctx context.Context, pools types.Map, p path.Path, diags *diag.D
 			return
 		}
 		for _, ct := range slices.Sorted(maps.Keys(supplies)) {
+			if refuseNullElements(ctx, supplies[ct], p.AtMapKey(pool).AtMapKey(ct), diags) {
+				continue
+			}
 			s, known := supplyOf(ctx, supplies[ct], diags)
 			if !known {
 				continue
@@ -115,4 +120,23 @@ func checkPools(ctx context.Context, pools types.Map, p path.Path, diags *diag.D
 			}
 		}
 	}
+}
+
+// refuseNullElements reports, on its path, each map of supply s (nil: not known yet) with a null
+// element, which pools' own validators cannot reach inside the object, and whether there was one.
+func refuseNullElements(ctx context.Context, s *supplyModel, at path.Path, diags *diag.Diagnostics) bool {
+	if s == nil {
+		return false
+	}
+	refused := false
+	for _, m := range []struct {
+		name string
+		v    types.Map
+	}{{"node_labels", s.NodeLabels}, {"per_gpu", s.PerGPU}, {"hourly_price", s.HourlyPrice}} {
+		var resp validator.MapResponse
+		framework.NoNullElements().ValidateMap(ctx, validator.MapRequest{Path: at.AtName(m.name), ConfigValue: m.v}, &resp)
+		diags.Append(resp.Diagnostics...)
+		refused = refused || resp.Diagnostics.HasError()
+	}
+	return refused
 }

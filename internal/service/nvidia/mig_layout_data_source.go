@@ -82,7 +82,7 @@ func (d *migLayoutDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 				Optional:    true,
 				MarkdownDescription: "The layout of every GPU: MIG profile (`1g.10gb`, `1g.10gb+me`) to instances per GPU. " +
 					"Exactly one of `profiles` and `config`; `{}` turns MIG on with no instances (`all-enabled`).",
-				Validators: []validator.Map{mapvalidator.ValueInt64sAre(int64validator.AtLeast(0))},
+				Validators: []validator.Map{mapvalidator.ValueInt64sAre(int64validator.AtLeast(0)), framework.NoNullElements()},
 			},
 			"config": schema.StringAttribute{
 				Optional: true,
