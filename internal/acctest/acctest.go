@@ -145,6 +145,17 @@ func PreCheck(t *testing.T) {
 	}
 }
 
+// RequireCluster is PreCheck for a test that does its own setup before, or instead of,
+// resource.Test: it skips without TF_ACC, as resource.Test would, and fails when TF_ACC is set
+// but no cluster was set up.
+func RequireCluster(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skip("needs a cluster: set TF_ACC=1")
+	}
+	PreCheck(t)
+}
+
 // RestConfig is the admin client configuration of the test cluster.
 func RestConfig(t testing.TB) *rest.Config {
 	t.Helper()

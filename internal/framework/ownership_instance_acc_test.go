@@ -58,7 +58,7 @@ func mustFail(t *testing.T, ws *acctest.Workspace, want *regexp.Regexp, args ...
 // Defect 1: two workspaces declare one ResourceFlavor. The second apply is refused, naming the
 // first's instance, and writes nothing; its destroy deletes nothing; the first plans no change.
 func TestAccOwnership_twoWorkspacesOneName(t *testing.T) {
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t)
 	t.Parallel()
 	name := acctest.Name("acc-two-ws")
 	first := acctest.NewWorkspace(t, workspaceFlavor(name, "first", ""))
@@ -114,7 +114,7 @@ func TestAccOwnership_twoBlocksOneName(t *testing.T) {
 // Defect 3: create_before_destroy with the name unchanged: a forced replacement is refused, saying
 // why and what to do, and deletes nothing; without create_before_destroy it replaces the object.
 func TestAccOwnership_replacementWithTheSameName(t *testing.T) {
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t)
 	t.Parallel()
 	name := acctest.Name("acc-cbd")
 	ws := acctest.NewWorkspace(t, workspaceFlavor(name, "x", "\n  lifecycle {\n    create_before_destroy = true\n  }"))
@@ -223,7 +223,7 @@ const preInstanceRevision = "4d754aa"
 // plans no change, updates them (and stays their only field manager, so a label it drops goes),
 // and destroys them; any other instance is refused.
 func TestAccOwnership_upgradeFromMarksWithoutInstance(t *testing.T) {
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t)
 	t.Parallel()
 	name := acctest.Name("acc-upgrade")
 	config := func(pool, labels string) string {

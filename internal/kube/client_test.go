@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -26,9 +25,7 @@ var (
 
 func requireAcc(t *testing.T) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("needs a cluster: set TF_ACC=1")
-	}
+	acctest.RequireCluster(t)
 	t.Parallel()
 }
 

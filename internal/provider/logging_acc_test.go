@@ -20,10 +20,7 @@ import (
 // base64. TF_ACC_LOG_PATH sends Terraform's own log and the in-process provider's to one file,
 // as TF_LOG_PATH does for a user.
 func TestAccProvider_logsAPICallsWithoutSecrets(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("needs a cluster: set TF_ACC=1") // as resource.Test would, but the setup below comes first
-	}
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t) // before resource.Test: the setup below comes first
 	name := acctest.Name("acc-log")
 	token := acctest.ServiceAccountToken(t, name, rbacv1.PolicyRule{
 		APIGroups: []string{"kueue.x-k8s.io"}, Resources: []string{"workloadpriorityclasses"},

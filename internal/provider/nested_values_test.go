@@ -42,13 +42,20 @@ func TestNestedNullAndUnknownValues(t *testing.T) {
 	if diags := configure(s, schemas.Provider.ValueType(), base); hasError(diags) {
 		t.Fatalf("configuring the provider: %s", texts(diags))
 	}
+	// Each plan is a run of its own, with the provider configured afresh, as Terraform does: one
+	// configuration's plan-time claims (two resources writing one object) are not another's.
+	reconfigure := func() { configure(s, schemas.Provider.ValueType(), base) }
 	for name, sch := range schemas.ResourceSchemas {
 		t.Run(name, func(t *testing.T) {
 			typ := sch.ValueType()
 			sweep(t, sch, nestedBases[name], func(v tftypes.Value) []*tfprotov6.Diagnostic {
+				reconfigure()
 				return validateAndPlan(s, name, typ, v, false)
 			}, func(v tftypes.Value, m mutation) {
-				checkMutation(t, m, validate(s, name, typ, v, false), func() []*tfprotov6.Diagnostic { return plan(s, name, typ, v) })
+				checkMutation(t, m, validate(s, name, typ, v, false), func() []*tfprotov6.Diagnostic {
+					reconfigure()
+					return plan(s, name, typ, v)
+				})
 			})
 		})
 	}

@@ -52,10 +52,10 @@ resource "mlplatform_gpu_node_pool" "test" {
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
-			if err := gone(t, karpenter.EC2NodeClassKind, name); err != nil {
+			if err := acctest.Gone(t, karpenter.EC2NodeClassKind, "", name); err != nil {
 				return err
 			}
-			return gone(t, karpenter.EC2NodeClassKind, class)
+			return acctest.Gone(t, karpenter.EC2NodeClassKind, "", class)
 		},
 		Steps: []resource.TestStep{{
 			Config: config,

@@ -53,7 +53,7 @@ const header = `terraform {
 // other's claim; the winner's destroy deletes the ConfigMap it created, and nothing of the
 // loser's is left.
 func TestAccSharedConfigMap_parallelAppliesOfOneKey(t *testing.T) {
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t)
 	t.Parallel()
 	ns, name := acctest.Name("acc-race"), "mig-parted"
 	ensureNamespace(t, ns)

@@ -2,7 +2,6 @@ package team_test
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -75,10 +74,7 @@ func TestAccTeam_destroyKeepsWhatItDidNotWrite(t *testing.T) {
 // it, naming the refused list; the Workload in the namespace (which the team did not write, and
 // which nothing else would refuse) and the LocalQueue that depends on the team are still there.
 func TestAccTeam_destroyRefusedWhenItCannotLook(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("needs a cluster: set TF_ACC=1") // as resource.Test would, but the token comes first
-	}
-	acctest.PreCheck(t)
+	acctest.RequireCluster(t) // before resource.Test: the setup below comes first
 	name := acctest.Name("acc-team-blind")
 	cq := name + "-cq"
 	body := fmt.Sprintf("  name = %q\n  local_queues = { training = %q }\n  require_project_label = false\n", name, cq)
