@@ -57,6 +57,7 @@ func mustFail(t *testing.T, ws *acctest.Workspace, want *regexp.Regexp, args ...
 
 // Defect 1: two workspaces declare one ResourceFlavor. The second apply is refused, naming the
 // first's instance, and writes nothing; its destroy deletes nothing; the first plans no change.
+// Once the second owns it, the first's destroy leaves it.
 func TestAccOwnership_twoWorkspacesOneName(t *testing.T) {
 	acctest.RequireCluster(t)
 	t.Parallel()
@@ -82,6 +83,21 @@ func TestAccOwnership_twoWorkspacesOneName(t *testing.T) {
 	if out := first.Must(t, "plan", "-detailed-exitcode", "-input=false"); !strings.Contains(out, "No changes") {
 		t.Errorf("the first workspace plans changes after the second's apply and destroy:\n%s", out)
 	}
+
+	// The first's flavor is deleted outside Terraform and the second creates its own: the first's
+	// destroy (without a refresh that would forget it) leaves the second's, and says so.
+	acctest.Delete(t, flavors, "", name)
+	second.Must(t, "apply", "-auto-approve", "-input=false")
+	theirs := acctest.Get(t, flavors, "", name)
+	out := first.Must(t, "destroy", "-auto-approve", "-input=false", "-refresh=false")
+	if !acctest.Words("Left ResourceFlavor " + name + " alone").MatchString(out) ||
+		!acctest.Words("now belongs to mlplatform_resource_flavor " + name + " (instance " + instanceOf(theirs) + ")").MatchString(out) {
+		t.Errorf("the destroy does not say it left the second workspace's flavor:\n%s", out)
+	}
+	if got := acctest.Get(t, flavors, "", name); got.GetUID() != theirs.GetUID() {
+		t.Errorf("the first workspace's destroy replaced or deleted the second's flavor")
+	}
+	second.Must(t, "destroy", "-auto-approve", "-input=false")
 }
 
 // Defect 2: two resource blocks of one configuration that would write one object are refused at
