@@ -90,8 +90,8 @@ func TestAccOwnership_twoWorkspacesOneName(t *testing.T) {
 	second.Must(t, "apply", "-auto-approve", "-input=false")
 	theirs := acctest.Get(t, flavors, "", name)
 	out := first.Must(t, "destroy", "-auto-approve", "-input=false", "-refresh=false")
-	if !acctest.Words("Left ResourceFlavor " + name + " alone").MatchString(out) ||
-		!acctest.Words("now belongs to mlplatform_resource_flavor " + name + " (instance " + instanceOf(theirs) + ")").MatchString(out) {
+	if !acctest.Words("Left ResourceFlavor "+name+" alone").MatchString(out) ||
+		!acctest.Words("now belongs to mlplatform_resource_flavor "+name+" (instance "+instanceOf(theirs)+")").MatchString(out) {
 		t.Errorf("the destroy does not say it left the second workspace's flavor:\n%s", out)
 	}
 	if got := acctest.Get(t, flavors, "", name); got.GetUID() != theirs.GetUID() {
