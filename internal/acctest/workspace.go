@@ -77,7 +77,7 @@ func (w *Workspace) Command(ctx context.Context, t *testing.T, args ...string) *
 	if provider == "" {
 		provider = cliConfig(t)
 	}
-	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+provider, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	cmd.Env = append(CleanEnv(), "TF_CLI_CONFIG_FILE="+provider, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 	cmd.Env = append(cmd.Env, w.env...)
 	return cmd
 }
@@ -179,8 +179,9 @@ func (w *Workspace) State(t *testing.T) map[string]StateEntry {
 	return out
 }
 
-// cleanEnv is the environment without what could point the CLI or the provider elsewhere.
-func cleanEnv() []string {
+// CleanEnv is the test's environment without what could point the CLI or the provider elsewhere
+// (a cluster connection, a CLI configuration, Terraform variables).
+func CleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")

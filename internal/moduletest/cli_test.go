@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
@@ -136,7 +137,7 @@ func (c *cli) run(t *testing.T, dir string, env []string, args ...string) (strin
 	}
 	cmd := exec.CommandContext(ctx, c.path, args...)
 	cmd.Dir = dir
-	cmd.Env = append(cleanEnv(), "TF_CLI_CONFIG_FILE="+c.config, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	cmd.Env = append(acctest.CleanEnv(), "TF_CLI_CONFIG_FILE="+c.config, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
 	cmd.Env = append(cmd.Env, env...)
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
@@ -171,20 +172,6 @@ func (c *cli) test(t *testing.T, module, file string, env []string, args ...stri
 		t.Fatalf("%s test %s: want all %d runs passed\n%s", c.name, file, want, out)
 	}
 	t.Logf("%s %s: %s", c.name, file, m[0])
-}
-
-// cleanEnv is the test's environment without the variables through which a cluster connection,
-// CLI configuration or Terraform variables could come from the caller.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(name, "KUBE_") || strings.HasPrefix(name, "TF_") || strings.HasPrefix(name, "TOFU_") || name == "KUBECONFIG" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
 }
 
 // workspace copies the module and the examples into a temporary directory with the repository's
