@@ -133,9 +133,9 @@ func ownKeys(own *owner, keys []string) {
 	}
 }
 
-// keyRefusals say, for each of keys that live holds and that is not the instance's to write, who
-// holds it ("" each when all are free). typeSuffix and importID make the import hint.
-func (o owner) keyRefusals(live *unstructured.Unstructured, ref ObjectRef, keys []string, importID string) []string {
+// keyRefusals say, for each of keys that live (found at ref) holds and that is not the instance's
+// to write, who holds it and what to do; none when all are free.
+func (o owner) keyRefusals(live *unstructured.Unstructured, ref ObjectRef, keys []string) []string {
 	data, _ := live.Object["data"].(map[string]any)
 	owners := keyOwnersOf(live)
 	var out []string
@@ -154,7 +154,7 @@ func (o owner) keyRefusals(live *unstructured.Unstructured, ref ObjectRef, keys 
 		out = append(out, fmt.Sprintf("Key %q of %s was written by %s, not by this resource: the provider never takes "+
 			"over a key. Declare another key, remove it from the other writer, or import the ConfigMap into this "+
 			"resource:\n\n  terraform import %s%s.<name> %s",
-			k, ref, describeManagers(owners[k]), ResourceTypePrefix, o.typeSuffix, importID))
+			k, ref, describeManagers(owners[k]), ResourceTypePrefix, o.typeSuffix, o.id))
 	}
 	return out
 }
@@ -189,7 +189,7 @@ func (r *Resource[M, PM]) writeKeys(ctx context.Context, o Object, own *owner, l
 	for range maxWriteAttempts {
 		opts := kube.ApplyOptions{Manager: own.manager}
 		if live != nil {
-			if refusals := own.keyRefusals(live, o.Ref, keys, own.id); len(refusals) > 0 {
+			if refusals := own.keyRefusals(live, o.Ref, keys); len(refusals) > 0 {
 				return nil, refusalError(refusals)
 			}
 			opts.ResourceVersion = live.GetResourceVersion()

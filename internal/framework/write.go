@@ -34,7 +34,7 @@ func (r *Resource[M, PM]) readBeforeWrite(ctx context.Context, objs []Object, ow
 			continue
 		case shared:
 			keys, _ := dataKeys(o.Body)
-			if refusals := own.keyRefusals(live, o.Ref, keys, own.id); len(refusals) > 0 {
+			if refusals := own.keyRefusals(live, o.Ref, keys); len(refusals) > 0 {
 				diags.AddError("Keys of "+o.Ref.String()+" belong to someone else", refusalError(refusals).Error())
 			}
 		case !own.owns(live):
