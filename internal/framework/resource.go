@@ -188,7 +188,7 @@ func (r *Resource[M, PM]) applyPlanned(ctx context.Context, plan tfsdk.Plan,
 }
 
 // owner is the ownership of the resource instance whose model m is: a new instance's when fresh
-// (a create or an import), else as private state p records it.
+// (a create or an import), else as m's owner_id and the private state p record it.
 func (r *Resource[M, PM]) owner(ctx context.Context, p privateState, m *M, fresh bool, diags *diag.Diagnostics) owner {
 	meta := PM(m).Meta()
 	id := objectID(namespaceOf(PM(m)), meta.Name.ValueString())
