@@ -28,8 +28,11 @@ var ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
 
 var restConfig *rest.Config
 
-// ownCluster is true when the cluster is this test binary's own local control plane.
-var ownCluster bool
+// ownCluster is true when the cluster is this test binary's own local control plane, cluster.
+var (
+	ownCluster bool
+	cluster    *testcluster.Cluster
+)
 
 // RequireOwnCluster skips a test that changes the cluster for everyone (e.g. deletes a CRD)
 // unless the cluster is this test binary's own control plane, never a shared one (KUBECONFIG).
@@ -76,7 +79,7 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 		}
 		defer func() { _ = c.Stop() }()
 		kubeconfig = c.Kubeconfig
-		ownCluster = true
+		ownCluster, cluster = true, c
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()

@@ -91,9 +91,21 @@ func Check(queue string, flavors []Flavor, pools []Pool, quotas []Quota) (errs, 
 		sums[k] = s
 	}
 	warned := map[key]bool{}
+	strayed := map[string]bool{}
 	for _, q := range quotas {
 		idx := selected[q.Flavor]
-		if q.Queue != queue || len(idx) == 0 || !checked(q.Resource) || q.Nominal.Sign() <= 0 {
+		if q.Queue != queue || !checked(q.Resource) || q.Nominal.Sign() <= 0 {
+			continue
+		}
+		if len(idx) == 0 {
+			if f, ok := flavorNamed(flavors, q.Flavor); ok && f.NodeLabels[LabelGPU] != "" && len(pools) > 0 && !strayed[f.Name] {
+				strayed[f.Name] = true
+				errs = append(errs, Finding{Ref: q.Ref, Flavor: q.Flavor, Resource: q.Resource,
+					Summary: "Flavor selects no GPU node pool's nodes",
+					Detail: fmt.Sprintf("ResourceFlavor %s selects the nodes labelled %s, which no GPU node pool's nodes carry "+
+						"(theirs: %s). Kueue would admit runs on it that stay Pending, as no node can take them. Give the flavor "+
+						"the node labels of a pool's `supplies`.", f.Name, labelList(f.NodeLabels), poolLabels(pools, labels, f.NodeLabels))})
+			}
 			continue
 		}
 		var total int64
@@ -148,6 +160,40 @@ func Select(f Flavor, poolLabels []map[string]string) []int {
 		}
 	}
 	return out
+}
+
+// flavorNamed is the flavor of that name.
+func flavorNamed(flavors []Flavor, name string) (Flavor, bool) {
+	for _, f := range flavors {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Flavor{}, false
+}
+
+// labelList is "k1=v1, k2=v2", sorted.
+func labelList(l map[string]string) string {
+	out := make([]string, 0, len(l))
+	for _, k := range slices.Sorted(maps.Keys(l)) {
+		out = append(out, k+"="+l[k])
+	}
+	return strings.Join(out, ", ")
+}
+
+// poolLabels is each pool's values of the flavor's label keys, for a flavor that selects none.
+func poolLabels(pools []Pool, labels []map[string]string, flavor map[string]string) string {
+	out := make([]string, len(pools))
+	for i, p := range pools {
+		own := map[string]string{}
+		for k := range flavor {
+			if v, ok := labels[i][k]; ok {
+				own[k] = v
+			}
+		}
+		out[i] = fmt.Sprintf("%s: %s", p.Name, labelList(own))
+	}
+	return strings.Join(out, "; ")
 }
 
 func names(pools []Pool, idx []int) string {

@@ -81,9 +81,17 @@ func TestCheck(t *testing.T) {
 			pools:   []capacity.Pool{sliced, whole},
 			quotas:  []capacity.Quota{quota("q", "f", "nvidia.com/gpu", "17", 0), quota("q", "f", "nvidia.com/mig-1g.10gb", "100", 1)},
 			warns:   []string{"at most 16"}},
-		{name: "flavor selecting no pool is not checked",
+		{name: "flavor selecting another NodePool is not checked",
 			flavors: []capacity.Flavor{{Name: "f", NodeLabels: map[string]string{"karpenter.sh/nodepool": "elsewhere"}}},
 			pools:   []capacity.Pool{sliced}, quotas: []capacity.Quota{quota("q", "f", "nvidia.com/gpu", "100", 0)}},
+		{name: "flavor whose pool labels no pool's nodes carry",
+			flavors: []capacity.Flavor{{Name: "f", NodeLabels: map[string]string{"mlplatform.io/gpu": "a100-80gb", "karpenter.sh/capacity-type": "spot"}}},
+			pools:   []capacity.Pool{sliced, whole},
+			quotas:  []capacity.Quota{quota("q", "f", "nvidia.com/gpu", "1", 0), quota("q", "f", "nvidia.com/mig-1g.10gb", "7", 1), quota("q", "f", "cpu", "8", 2)},
+			errs:    []string{"selects the nodes labelled karpenter.sh/capacity-type=spot, mlplatform.io/gpu=a100-80gb", "a100-spot: karpenter.sh/capacity-type=spot, mlplatform.io/gpu=x"}},
+		{name: "flavor with pool labels on a cluster without pools is not checked",
+			flavors: []capacity.Flavor{{Name: "f", NodeLabels: map[string]string{"mlplatform.io/gpu": "a100-80gb"}}},
+			quotas:  []capacity.Quota{quota("q", "f", "nvidia.com/gpu", "1", 0)}},
 		{name: "flavor without labels is not checked", flavors: []capacity.Flavor{{Name: "f"}},
 			pools: []capacity.Pool{sliced}, quotas: []capacity.Quota{quota("q", "f", "nvidia.com/gpu", "100", 0)}},
 		{name: "labels gpu.Expose adds select too",
@@ -136,5 +144,22 @@ func TestCheckRefsAndInvalidPool(t *testing.T) {
 	bad := pool("bad", gpu.NodeSpec{Model: a100, MIG: "1g.10gb=3,3g.40gb=1", Strategy: gpu.StrategySingle}, 1)
 	if _, _, err := capacity.Check("q", nil, []capacity.Pool{bad}, nil); err == nil || !strings.Contains(err.Error(), "NodePool bad") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// CheckGPULabel takes what pools write and refuses the rest, naming the value to write for an alias.
+func TestCheckGPULabel(t *testing.T) {
+	if err := capacity.CheckGPULabel(capacity.GPULabel(model(t, "a100-80gb"))); err != nil {
+		t.Errorf("the a100-80gb pools' own value refused: %v", err)
+	}
+	for value, want := range map[string]string{
+		"a100-80gb":      "a pool of a100-80gb labels them mlplatform.io/gpu=a100-sxm4-80gb",
+		"A100-SXM4-80GB": "mlplatform.io/gpu=a100-sxm4-80gb",
+		"a200":           `"a200" names no model`,
+	} {
+		err := capacity.CheckGPULabel(value)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckGPULabel(%q) = %v; want an error containing %q", value, err, want)
+		}
 	}
 }

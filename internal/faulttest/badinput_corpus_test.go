@@ -26,6 +26,11 @@ var bases = map[string][]part{
 	"mlplatform_cohort":                  {{"name", `name = "cohort"`}},
 	"mlplatform_local_queue":             {{"namespace", `namespace = "team"`}, {"name", `name = "training"`}, {"cluster_queue", `cluster_queue = "queue"`}},
 	"mlplatform_workload_priority_class": {{"name", `name = "production"`}, {"value", `value = 1000`}},
+	"mlplatform_admission_check":         {{"name", `name = "prov"`}, {"controller_name", `controller_name = "kueue.x-k8s.io/provisioning-request"`}},
+	"mlplatform_provisioning_request_config": {
+		{"name", `name = "prov"`},
+		{"provisioning_class_name", `provisioning_class_name = "check-capacity.autoscaling.x-k8s.io"`},
+	},
 	"mlplatform_node_class": {
 		{"name", `name = "gpu"`},
 		{"role", `role = "KarpenterNodeRole-training"`},
@@ -113,6 +118,8 @@ func corpus() []badCase {
 		tm  = "mlplatform_team"
 		bil = "mlplatform_gpu_billing_rules"
 		db  = "mlplatform_gpu_dashboard"
+		ac  = "mlplatform_admission_check"
+		prc = "mlplatform_provisioning_request_config"
 	)
 	rg := func(covered, flavor, resource, quota, extra string) part {
 		return part{"resource_group", `resource_group {
@@ -131,6 +138,7 @@ func corpus() []badCase {
 		// ResourceFlavor
 		bad(rf, "node label key", "node_labels", part{"node_labels", `node_labels = { "bad key" = "x" }`}),
 		bad(rf, "node label value", "node_labels", part{"node_labels", `node_labels = { a = "-x-" }`}),
+		bad(rf, "GPU label no pool writes", "node_labels", part{"node_labels", `node_labels = { "mlplatform.io/gpu" = "a100-80gb" }`}),
 		bad(rf, "taint effect", "node_taints[0].effect", part{"node_taints", `node_taints = [{ key = "k", value = "v", effect = "Sometimes" }]`}),
 		bad(rf, "taint key", "node_taints[0].key", part{"node_taints", `node_taints = [{ key = "bad key", effect = "NoSchedule" }]`}),
 		bad(rf, "taint value", "node_taints[0].value", part{"node_taints", `node_taints = [{ key = "k", value = "a b", effect = "NoSchedule" }]`}),
@@ -160,6 +168,32 @@ func corpus() []badCase {
 		bad(cq, "fair sharing weight", "fair_sharing_weight", part{"fair_sharing_weight", `fair_sharing_weight = "heavy"`}),
 		bad(cq, "flavor fungibility", "flavor_fungibility.when_can_borrow", part{"flavor_fungibility", `flavor_fungibility = { when_can_borrow = "Maybe" }`}),
 		bad(cq, "null covered resource", "covered_resources", rg(`["cpu", null]`, "flavor", "cpu", "1", "")),
+		bad(cq, "admission check on no flavor of the queue", "admission_checks_strategy[0].on_flavors[0]", part{"admission_checks_strategy",
+			`admission_checks_strategy = [{ name = "prov", on_flavors = ["other"] }]`}),
+		bad(cq, "admission check twice", "admission_checks_strategy[1].name", part{"admission_checks_strategy",
+			`admission_checks_strategy = [{ name = "prov" }, { name = "prov" }]`}),
+		bad(cq, "concurrent admission mode", "concurrent_admission_policy.migration.mode", part{"concurrent_admission_policy",
+			`concurrent_admission_policy = { migration = { mode = "Always" } }`}),
+		bad(cq, "concurrent admission with StrictFIFO", "queueing_strategy", part{"concurrent_admission_policy",
+			`concurrent_admission_policy = { migration = { mode = "TryPreferredFlavors" } }
+  queueing_strategy = "StrictFIFO"`}),
+		bad(cq, "concurrent admission last flavor", "concurrent_admission_policy.migration.constraints.last_acceptable_flavor_name",
+			part{"concurrent_admission_policy", `concurrent_admission_policy = { migration = { mode = "TryPreferredFlavors", constraints = { last_acceptable_flavor_name = "other" } } }`}),
+
+		// AdmissionCheck
+		bad(ac, "controller name too long", "controller_name", part{"controller_name", `controller_name = "` + long(254) + `"`}),
+		bad(ac, "empty controller name", "controller_name", part{"controller_name", `controller_name = ""`}),
+		bad(ac, "parameters API group", "parameters.api_group", part{"parameters", `parameters = { api_group = "Kueue", kind = "ProvisioningRequestConfig", name = "prov" }`}),
+		bad(ac, "parameters name", "parameters.name", part{"parameters", `parameters = { api_group = "kueue.x-k8s.io", kind = "ProvisioningRequestConfig", name = "a.b" }`}),
+
+		// ProvisioningRequestConfig
+		bad(prc, "class name", "provisioning_class_name", part{"provisioning_class_name", `provisioning_class_name = "Check_Capacity"`}),
+		bad(prc, "managed resource twice", "managed_resources[1]", part{"managed_resources", `managed_resources = ["nvidia.com/gpu", "nvidia.com/gpu"]`}),
+		bad(prc, "parameter too long", `parameters["x"]`, part{"parameters", `parameters = { x = "` + long(256) + `" }`}),
+		bad(prc, "merge policy", "pod_set_merge_policy", part{"pod_set_merge_policy", `pod_set_merge_policy = "All"`}),
+		bad(prc, "backoff beyond int32", "retry_strategy.backoff_limit_count", part{"retry_strategy", `retry_strategy = { backoff_limit_count = 2147483648 }`}),
+		bad(prc, "node selector key", "pod_set_updates.node_selector[0].key", part{"pod_set_updates",
+			`pod_set_updates = { node_selector = [{ key = "bad key", value_from_provisioning_class_detail = "x" }] }`}),
 
 		// Cohort
 		bad(co, "parent name", "parent", part{"parent", `parent = "Bad_Parent"`}),

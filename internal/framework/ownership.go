@@ -34,7 +34,7 @@ const (
 	ResourceTypePrefix = "mlplatform_"
 	// MaxTypeSuffixLength bounds resource type names (without the prefix), so that every
 	// instance's field manager fits the apiserver's limit.
-	MaxTypeSuffixLength = 24
+	MaxTypeSuffixLength = 27
 	// instanceIDLength is the length of an instance id: 8 hex digits. Two instances are told apart
 	// by their object's name and type as well, so a collision of ids alone changes nothing.
 	instanceIDLength = 8

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
@@ -47,7 +48,13 @@ func (r *Resource[M, PM]) Delete(ctx context.Context, req resource.DeleteRequest
 	for i, ref := range refs {
 		obj, err := r.ownedObject(ctx, ref, own, &resp.Diagnostics)
 		if err == nil && obj != nil && explains && i == 0 {
-			if held := r.awaitRelease(ctx, explainer, &m); held != "" {
+			held, lookErr := r.awaitRelease(ctx, explainer, &m)
+			if lookErr != nil {
+				resp.Diagnostics.AddError("Deleting "+ref.String(), held+", and whether anything does could not be told: "+
+					lookErr.Error()+".\n\nNothing was deleted. Destroy again once the API server answers.")
+				return
+			}
+			if held != "" {
 				resp.Diagnostics.AddError("Cannot delete "+ref.String()+" while it is in use", held+"\n\nNothing was deleted.")
 				return
 			}
@@ -78,21 +85,30 @@ const releaseGrace = 15 * time.Second
 
 // awaitRelease waits, within releaseGrace, until nothing that stays holds the object, and returns
 // what still does ("" once free). A look that fails is a refusal: what cannot be seen may be in use.
-func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M], m *M) string {
-	graceCtx, cancel := context.WithTimeout(ctx, releaseGrace)
-	defer cancel()
+// A look the credentials may not make is explained as such; any other failure (e.g. the API server
+// not answering) is returned as lookErr, with the reason the object would be held.
+// Each look has ctx, not the grace's deadline: a look begun just before the deadline would fail
+// (client-go's rate limiter refuses a wait past it) and read as "could not be told".
+func (r *Resource[M, PM]) awaitRelease(ctx context.Context, e DeleteExplainer[M], m *M) (held string, lookErr error) {
+	deadline := time.Now().Add(releaseGrace)
 	for {
-		h, err := e.DeleteHolders(graceCtx, r.Provider.Client, m)
-		if err != nil {
+		h, err := e.DeleteHolders(ctx, r.Provider.Client, m)
+		if err != nil && apierrors.IsForbidden(err) {
 			return h.Reason + ", and whether anything does could not be told: " + err.Error() +
-				". Grant the provider's credentials read access to what the error names, then destroy again."
+				". Grant the provider's credentials read access to what the error names, then destroy again.", nil
+		}
+		if err != nil {
+			return h.Reason, err
 		}
 		if len(h.Staying) == 0 {
-			return ""
+			return "", nil
+		}
+		if time.Now().After(deadline) {
+			return h.describe(false), nil
 		}
 		select {
-		case <-graceCtx.Done():
-			return h.describe(false)
+		case <-ctx.Done():
+			return h.describe(false), nil
 		case <-time.After(time.Second):
 		}
 	}

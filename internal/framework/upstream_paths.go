@@ -148,8 +148,20 @@ func UpstreamAttribute(ctx context.Context, s schema.Schema, upstream string, re
 		return path.Empty(), false
 	}
 	p := path.Empty()
-	for _, step := range renamed(parseFieldPath(upstream), renames) {
+	orig := parseFieldPath(upstream)
+	steps := renamed(orig, renames)
+	for i, step := range steps {
 		if !step.bracket {
+			// The CRD's schema checks print a map's key as a field (spec.parameters.maxRunDuration):
+			// the key as written, which the generic rule's tail keeps one for one.
+			if t, d := s.TypeAtPath(ctx, p); len(p.Steps()) > 0 && !d.HasError() && t.TerraformType(ctx).Is(tftypes.Map{}) {
+				key := step.name
+				if j := len(orig) - (len(steps) - i); j >= 0 && snakeCase(orig[j].name) == step.name {
+					key = orig[j].name
+				}
+				p = p.AtMapKey(key)
+				continue
+			}
 			next := p.AtName(step.name)
 			if _, d := s.TypeAtPath(ctx, next); d.HasError() {
 				return path.Empty(), false

@@ -84,7 +84,9 @@ func TestUpstreamAttribute(t *testing.T) {
 		"<nil>":                           "",
 		"spec.template.spec.requirements": "",
 		"spec.resourceGroups[x]":          "",
-		"spec.nodeLabels.example":         "",
+		// a map's key printed as a field, kept as written
+		"spec.nodeLabels.example":                                           `node_labels["example"]`,
+		"spec.nodeLabels.maxRunDuration":                                    `node_labels["maxRunDuration"]`,
 		"spec.resourceGroups[0].flavors[1].resources[2].nominalQuota.extra": "",
 	} {
 		p, ok := UpstreamAttribute(context.Background(), pathsSchema(), upstream, renames)

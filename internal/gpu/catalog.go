@@ -26,11 +26,12 @@ type Model struct {
 	// Lookup and ModelForPCIDeviceIDs for them.
 	ProductLabel string
 	// KarpenterGPUName is the karpenter.k8s.aws/instance-gpu-name value on AWS
-	// (lower-case EC2 GPU name, e.g. "a100"); empty if not offered on AWS.
+	// (lower-case EC2 GPU name, e.g. "a100"); empty if not offered on AWS or not
+	// known (GB200: see p6e-gb200.36xlarge in instance_types.go).
 	// Several models can share it (A100 40GB and 80GB are both "a100").
 	KarpenterGPUName string
 	// KarpenterGPUMemoryMiB is the karpenter.k8s.aws/instance-gpu-memory value
-	// (MiB per GPU, as EC2 reports it); 0 if not offered on AWS.
+	// (MiB per GPU, as EC2 reports it); 0 when KarpenterGPUName is empty.
 	KarpenterGPUMemoryMiB int64
 	// PCIDeviceIDs are the "device id + vendor id" strings mig-parted matches
 	// in a config's device-filter, e.g. "0x20B210DE". Only set for MIG models.
@@ -45,7 +46,8 @@ type Model struct {
 	// Balanced is mig-parted's "all-balanced" layout for this model, or nil.
 	Balanced Layout
 	// NamedConfigCounts are the instance counts of mig-parted's all-<profile>
-	// configs where they are not the profile's maximum, keyed by profile.
+	// configs where they are not the profile's maximum, keyed by profile; 0 where
+	// NVIDIA's config has no all-<profile> for this GPU.
 	NamedConfigCounts map[string]int
 	// InstanceTypes are the AWS EC2 instance types carrying this GPU.
 	InstanceTypes []InstanceType
@@ -149,7 +151,7 @@ type catalogIndex struct {
 
 // catalog indexes the per-family tables. Building it panics on a duplicate
 // alias so that an ambiguous name can never resolve by accident.
-var catalog = buildCatalog(ampereModels(), hopperModels(), blackwellModels(), inferenceModels())
+var catalog = buildCatalog(ampereModels(), hopperModels(), blackwellModels(), migOnlyModels(), inferenceModels())
 
 func buildCatalog(families ...[]*Model) catalogIndex {
 	c := catalogIndex{byAlias: map[string]*Model{}}

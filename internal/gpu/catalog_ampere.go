@@ -13,8 +13,8 @@ func ampereModels() []*Model {
 			KarpenterGPUName:      "a100",
 			KarpenterGPUMemoryMiB: 40960,
 			// mig-parted's 40GB filter also lists 0x20B1/0x20F1 (A100 PCIe 40GB)
-			// and 0x20F6 (A800 40GB); they share the geometry but not the
-			// product label, so they are not claimed here.
+			// and 0x20F6 (A800 40GB): models of their own (catalog_mig_only.go),
+			// as their product labels differ.
 			PCIDeviceIDs:  []string{"0x20B010DE"},
 			ComputeSlices: 7,
 			MemorySlices:  8,
@@ -39,7 +39,7 @@ func ampereModels() []*Model {
 			KarpenterGPUName:      "a100",
 			KarpenterGPUMemoryMiB: 81920,
 			// go-nvml mock and mig-parted's shared 80GB filter list. A100 PCIe
-			// 80GB (0x20B5) shares the geometry but has another product label.
+			// 80GB (0x20B5) and the A800s are models of their own (catalog_mig_only.go).
 			PCIDeviceIDs:  []string{"0x20B210DE"},
 			ComputeSlices: 7,
 			MemorySlices:  8,

@@ -42,7 +42,9 @@ func blackwellModels() []*Model {
 			// GB200 NVL72 report), sanitised; not observed on a node.
 			ProductLabel: "NVIDIA-GB200",
 			PCIDeviceIDs: []string{"0x294110DE"},
-			// No EC2 type: p6e-gb200 is not in Karpenter's instance-type list (instance_types.go).
+			// No Karpenter GPU name or memory: what EC2 reports for p6e-gb200 was not read
+			// (instance_types.go), so its pools select it by instance type name.
+			InstanceTypes: ec2("p6e-gb200.36xlarge"),
 			ComputeSlices: 7,
 			MemorySlices:  8,
 			// Names, IDs 19/20/15/14 and counts: real -lgip on production GB200 boards

@@ -1,7 +1,7 @@
 package gpu
 
 // Hopper GPUs with MIG: H100 SXM5 80GB, H100 PCIe 80GB, H100 NVL 94GB, H100 96GB (GH200),
-// GH200 144GB, H200.
+// GH200 144GB, H200. Their other SKUs (H800, H20, ...) are in catalog_mig_only.go.
 func hopperModels() []*Model {
 	// H100 80GB profile names: MIG user guide "GPU Instance Profiles on H100"
 	// and mig-parted builder_test.go. Placements are INFERRED: same profile
@@ -39,8 +39,8 @@ func hopperModels() []*Model {
 			MemoryGB:     80,
 			// INFERRED: NVML name "NVIDIA H100 PCIe" sanitised; not read in a source.
 			ProductLabel: "NVIDIA-H100-PCIe",
-			// INFERRED: 0x2331 is in mig-parted's 80GB filter list; that it is
-			// the H100 PCIe comes from the PCI ID database, not the reference.
+			// 0x2331 is in mig-parted's 80GB filter list and is "H100 PCIe" in the
+			// PCI ID database mig-parted vendors (see catalog_mig_only.go).
 			PCIDeviceIDs:  []string{"0x233110DE"},
 			ComputeSlices: 7,
 			MemorySlices:  8,
@@ -66,17 +66,17 @@ func hopperModels() []*Model {
 			// No AWS instance type carries H100 NVL.
 		},
 		{
-			// The H100 of GH200 Grace Hopper (96GB; also H20 and PG506-96GB, which
-			// mig-parted's filter lists with it): MIG user guide "Supported GPUs" ("H100 on
-			// GH200", 96GB, 7 instances).
+			// The H100 of GH200 Grace Hopper (96GB): MIG user guide "Supported GPUs" ("H100 on
+			// GH200", 96GB, 7 instances). The other GPUs of mig-parted's 96GB filter (H100 96GB,
+			// PG506, H20) are models of their own (catalog_mig_only.go).
 			Name:         "H100-96GB",
 			Aliases:      []string{"h100-96gb", "gh200", "gh200-96gb", "gh200-480gb", "h100-on-gh200"},
 			Architecture: "Hopper",
 			MemoryGB:     96,
 			// INFERRED: NVML name "NVIDIA GH200 480GB" sanitised; not read in a source.
 			ProductLabel: "NVIDIA-GH200-480GB",
-			// INFERRED: of the four ids mig-parted's 96GB filter lists (0x2342, 0x233D,
-			// 0x20B6, 0x2329), 0x2342 is GH200 per the PCI ID database, not the reference.
+			// Of the four ids mig-parted's 96GB filter lists (0x2342, 0x233D, 0x20B6,
+			// 0x2329), 0x2342 is "GH200 120GB / 480GB" in the PCI ID database it vendors.
 			PCIDeviceIDs:  []string{"0x234210DE"},
 			ComputeSlices: 7,
 			MemorySlices:  8,
@@ -110,9 +110,8 @@ func hopperModels() []*Model {
 			Architecture: "Hopper",
 			MemoryGB:     141,
 			// Observed on nodes (reference gfd_labels). H200 NVL (0x233B) has
-			// the same MIG profiles but reports "NVIDIA H200 NVL", so it is not
-			// claimed here; nor is it a model of its own, as mig-parted's
-			// all-1g.35gb entry leaves 0x233B out.
+			// the same MIG profiles but reports "NVIDIA H200 NVL": a model of its
+			// own (catalog_mig_only.go).
 			ProductLabel:          "NVIDIA-H200",
 			KarpenterGPUName:      "h200",
 			KarpenterGPUMemoryMiB: 144384,

@@ -43,6 +43,19 @@ func TestLookupAliases(t *testing.T) {
 		{"v100", "V100-SXM2-16GB"},
 		{"v100-32gb", "V100-SXM2-32GB"},
 		{"t4g", "T4G"},
+		// SKUs NVIDIA's default mig-parted config names that no EC2 type carries.
+		{"A800", "A800-SXM4-80GB"},
+		{"a800-40gb", "A800-PCIe-40GB"},
+		{"H800", "H800-SXM5-80GB"},
+		{"h800-pcie", "H800-PCIe-80GB"},
+		{"A100 PCIe", "A100-PCIe-80GB"}, // as "a100" is the 80GB
+		{"NVIDIA-A100-PCIE-40GB", "A100-PCIe-40GB"},
+		{"H200 NVL", "H200-NVL-141GB"},
+		{"H800 NVL", "H800-NVL-94GB"},
+		{"H100 96GB", "H100-96GB"}, // GH200's; the PCIe-id SKU is H100-96GB-HBM3
+		{"h100-96gb-hbm3", "H100-96GB-HBM3"},
+		{"PG506", "PG506-96GB"},
+		{"H20", "H20-96GB"},
 	}
 	for _, c := range cases {
 		m, err := Lookup(c.alias)
@@ -138,6 +151,7 @@ func TestModelForInstanceType(t *testing.T) {
 		{"p3.8xlarge", "V100-SXM2-16GB", 4},
 		{"p3dn.24xlarge", "V100-SXM2-32GB", 8},
 		{"p6-b300.48xlarge", "B300-269GB", 8},
+		{"p6e-gb200.36xlarge", "GB200-186GB", 4},
 		{"g7e.24xlarge", "RTX-PRO-6000-96GB", 4},
 		{"g7.12xlarge", "RTX-PRO-4500-32GB", 2},
 	}
@@ -183,7 +197,9 @@ func TestCatalogIntegrity(t *testing.T) {
 				t.Errorf("%s: %s has %d GPUs", m.Name, it.Name, it.GPUs)
 			}
 		}
-		if (m.KarpenterGPUName == "") != (m.KarpenterGPUMemoryMiB == 0) || (m.KarpenterGPUName == "") != (len(m.InstanceTypes) == 0) {
+		// GB200 alone is on EC2 without known Karpenter labels (instance_types.go).
+		if (m.KarpenterGPUName == "") != (m.KarpenterGPUMemoryMiB == 0) ||
+			(m.KarpenterGPUName == "") != (len(m.InstanceTypes) == 0) && m.Name != "GB200-186GB" {
 			t.Errorf("%s: Karpenter name, memory and instance types must be set together", m.Name)
 		}
 		if !m.MIGCapable() {

@@ -51,6 +51,9 @@ func NamedConfigs(m *Model) []MIGConfig {
 		if c, ok := m.NamedConfigCounts[p.Name]; ok {
 			n = c
 		}
+		if n == 0 { // NVIDIA's config leaves this GPU out of all-<profile>
+			continue
+		}
 		out = append(out, MIGConfig{Name: allPrefix + dotted(p.Name), Enabled: true,
 			Layout: Layout{p.Name: n}})
 	}

@@ -54,3 +54,16 @@ func ParseResourceName(name string) (profile string, err error) {
 	return "", fmt.Errorf("%q is not a resource the NVIDIA device plugin advertises: use %s or %s<profile> such as %s1g.10gb (mixed MIG strategy, \"+me\" written \".me\")",
 		name, ResourceGPU, migResourcePrefix, migResourcePrefix)
 }
+
+// ModelsForPCIDeviceID returns the models whose PCIDeviceIDs include id (any case), in catalog
+// order: one, or two where a GPU has reported two sets of profile names (GB200).
+func ModelsForPCIDeviceID(id string) []*Model {
+	want := normalizeIDs([]string{id})
+	var out []*Model
+	for _, m := range catalog.models {
+		if len(want) == 1 && slices.Contains(normalizeIDs(m.PCIDeviceIDs), want[0]) {
+			out = append(out, m)
+		}
+	}
+	return out
+}

@@ -17,7 +17,7 @@ type InstanceRequirements struct {
 }
 
 // instanceTypeScheme is how Karpenter parses an instance type's category and generation
-// (karpenter-provider-aws v1.12.0 pkg/providers/instancetype/types.go): "p6-b200.48xlarge" is
+// (karpenter-provider-aws v1.15.2 pkg/providers/instancetype/types.go): "p6-b200.48xlarge" is
 // category p, generation 6.
 var instanceTypeScheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
 

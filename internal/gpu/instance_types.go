@@ -65,16 +65,30 @@ func ec2(names ...string) []InstanceType {
 // vmMemoryOverheadPercent 0.075). A node class that reserves more leaves pods less.
 //
 // The p3 rows come from the same page one commit before Karpenter v1.13.0 dropped the family
-// (2be95547, 2026-06-10); v1.12.0's zz_generated.pricing_aws.go still prices p3 in us-east-1.
+// (2be95547, 2026-06-10); v1.15.2's zz_generated.pricing_aws.go still prices p3 in us-east-1.
 //
 // NetworkCards: pkg/providers/instancetype/zz_generated.vpclimits.go of karpenter-provider-aws
-// v1.12.0 (generated 2026-03-20), the length of each type's NetworkCards; g7 is not in it and
-// comes from the same file at commit 1d927085 (generated 2026-08-06).
+// v1.12.0 (generated 2026-03-20), the length of each type's NetworkCards, and g7 from the same
+// file at commit 1d927085 (generated 2026-08-06); a test checks every row against the pinned
+// v1.15.2's file.
 //
 // Left out: g6f and gr6f, fractional L4s for which EC2 reports 0 GPUs
-// (aws/karpenter-provider-aws#8368); p6e-gb200.36xlarge (GB200 UltraServers), which none of
-// these files lists but zz_generated.bandwidth.go (3200000 Mbps): EC2 sells it only in
-// UltraServer capacity blocks, and no source at hand gives its GPUs, vCPUs, memory or cards.
+// (aws/karpenter-provider-aws#8368).
+//
+// p6e-gb200.36xlarge (GB200; the EKS User Guide: sold only within UltraServers, through Capacity
+// Blocks) is in none of Karpenter's generated files but zz_generated.bandwidth.go (3200000 Mbps,
+// v1.12.0 to v1.15.2), so its row is transcribed from AWS, and what Karpenter derives is computed:
+//   - 4 GPUs, 144 vCPUs, 960 GiB, 3 x 7500 GB NVMe, 17 network cards: EC2 instance types guide
+//     (ac.html) and EC2 User Guide "Network cards", as copies of those pages read here show them;
+//     740 GB of GPU memory in all (185 per GPU; NVIDIA names the GPU's 186 GB).
+//   - EFA 17: aws-parallelcluster#6930 (AWS's launcher puts an EFA interface on every one of its
+//     17 cards; card 0 takes 2 interfaces, the odd cards 1).
+//   - GPUName and GPUMemoryMiB are empty: no source at hand gives the GpuInfo EC2 reports for it
+//     (name "GB200" or "B200", exact MiB), and a wrong label would select no node. Pools name it.
+//   - Allocatable by karpenter-provider-aws v1.12.0 instancetype/types.go: cpu 144000m less
+//     kube-reserved 430m; memory 983040Mi less ceil(7.5%) VM overhead, kube-reserved 11Mi x 100
+//     pods + 255Mi (ENI-limited: 2 interfaces on card 0 x (50 IPv4 - 1) + 2; 50 from ac.html) and
+//     the 100Mi eviction threshold.
 var ec2InstanceTypes = []InstanceType{
 	{Name: "g4dn.xlarge", GPUName: "t4", GPUs: 1, GPUMemoryMiB: 16384, VCPUs: 4, MemoryMiB: 16384, LocalNVMeGB: 125, EFA: 0, NetworkCards: 1, AllocatableCPUMilli: 3920, AllocatableMemoryMiB: 14481},
 	{Name: "g4dn.2xlarge", GPUName: "t4", GPUs: 1, GPUMemoryMiB: 16384, VCPUs: 8, MemoryMiB: 32768, LocalNVMeGB: 225, EFA: 0, NetworkCards: 1, AllocatableCPUMilli: 7910, AllocatableMemoryMiB: 29636},
@@ -139,4 +153,5 @@ var ec2InstanceTypes = []InstanceType{
 	{Name: "p5en.48xlarge", GPUName: "h200", GPUs: 8, GPUMemoryMiB: 144384, VCPUs: 192, MemoryMiB: 2097152, LocalNVMeGB: 30400, EFA: 16, NetworkCards: 16, AllocatableCPUMilli: 191450, AllocatableMemoryMiB: 1937332},
 	{Name: "p6-b200.48xlarge", GPUName: "b200", GPUs: 8, GPUMemoryMiB: 183359, VCPUs: 192, MemoryMiB: 2097152, LocalNVMeGB: 30400, EFA: 8, NetworkCards: 8, AllocatableCPUMilli: 191450, AllocatableMemoryMiB: 1937332},
 	{Name: "p6-b300.48xlarge", GPUName: "b300", GPUs: 8, GPUMemoryMiB: 275040, VCPUs: 192, MemoryMiB: 4194304, LocalNVMeGB: 30400, EFA: 16, NetworkCards: 17, AllocatableCPUMilli: 191450, AllocatableMemoryMiB: 3877198},
+	{Name: "p6e-gb200.36xlarge", GPUName: "", GPUs: 4, GPUMemoryMiB: 0, VCPUs: 144, MemoryMiB: 983040, LocalNVMeGB: 22500, EFA: 17, NetworkCards: 17, AllocatableCPUMilli: 143570, AllocatableMemoryMiB: 907857},
 }

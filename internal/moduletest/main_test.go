@@ -47,15 +47,17 @@ func runTests(m *testing.M) int {
 
 // requireCluster returns the kubeconfig of the cluster for single-cluster tests: KUBECONFIG's
 // when set (as for the acceptance tests), else a local control plane running kube-controller-
-// manager's namespace controller (a team's destroy waits for its namespace to go) and Kueue's
-// controller manager (queues turn Active), shared by the package's tests.
+// manager's namespace controller (a team's destroy waits for its namespace to go), Kueue's
+// controller manager (queues turn Active), Argo's workflow controller, kube-scheduler and KWOK,
+// shared by the package's tests.
 func requireCluster(t *testing.T) string {
 	t.Helper()
 	clusterOnce.Do(func() {
 		if kubeconfig = os.Getenv("KUBECONFIG"); kubeconfig != "" {
 			return
 		}
-		own, clusterErr = startCluster(filepath.Join(tmp, "cluster"))
+		// Argo's workflow controller and nodes too, for the runs of examples/complete.
+		own, clusterErr = startCluster(filepath.Join(tmp, "cluster"), testcluster.WithArgo(), testcluster.WithNodes())
 		if clusterErr == nil {
 			kubeconfig = own.Kubeconfig
 		}
@@ -76,9 +78,11 @@ func requireOwnCluster(t *testing.T) string {
 	return requireCluster(t)
 }
 
-func startCluster(dir string) (*testcluster.Cluster, error) {
+// startCluster starts a local control plane with the namespace controller and Kueue, and what
+// extra asks.
+func startCluster(dir string, extra ...testcluster.Option) (*testcluster.Cluster, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return testcluster.Start(dir, testcluster.WithControllers(), testcluster.WithKueue())
+	return testcluster.Start(dir, append([]testcluster.Option{testcluster.WithControllers(), testcluster.WithKueue()}, extra...)...)
 }

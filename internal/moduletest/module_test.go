@@ -55,18 +55,7 @@ func TestModule_apply(t *testing.T) {
 // renaming a team replaces its queue and team, nothing else.
 func TestModule_examplesComplete(t *testing.T) {
 	c := requireCLI(t)
-	kubeconfig := requireOwnCluster(t)
-	env := []string{"KUBE_CONFIG_PATHS=" + kubeconfig}
-	// The dashboard goes to the monitoring stack's namespace, which the local control plane lacks.
-	createNamespace(t, kubeconfig, "monitoring")
-	dir := filepath.Join(workspace(t), "examples/complete")
-	c.must(t, dir, env, "init", "-no-color", "-input=false")
-	t.Cleanup(func() {
-		if out, err := c.run(t, dir, env, "destroy", "-no-color", "-input=false", "-auto-approve"); err != nil {
-			t.Errorf("destroy failed: %v\n%s", err, out)
-		}
-	})
-	c.must(t, dir, env, "apply", "-no-color", "-input=false", "-auto-approve")
+	dir, env := applyExampleComplete(t, c, nil)
 
 	var queues map[string]struct {
 		Active      bool     `json:"active"`
@@ -132,6 +121,29 @@ func TestModule_multiCluster(t *testing.T) {
 	// The variables are declared by examples/multi-cluster, so their values are plain strings.
 	c.test(t, module, "tests/multi_cluster.tftest.hcl", nil,
 		"-var=staging_kubeconfig="+kubeconfigs[0], "-var=production_kubeconfig="+kubeconfigs[1])
+}
+
+// applyExampleComplete copies examples/complete into a workspace, lets prepare edit it (nil: as it
+// is), and applies it to the package's own control plane, destroying it when the test ends. It
+// returns the workspace's directory and the CLI's environment.
+func applyExampleComplete(t *testing.T, c *cli, prepare func(dir string)) (dir string, env []string) {
+	t.Helper()
+	kubeconfig := requireOwnCluster(t)
+	env = []string{"KUBE_CONFIG_PATHS=" + kubeconfig}
+	// The dashboard goes to the monitoring stack's namespace, which the local control plane lacks.
+	createNamespace(t, kubeconfig, "monitoring")
+	dir = filepath.Join(workspace(t), "examples/complete")
+	if prepare != nil {
+		prepare(dir)
+	}
+	c.must(t, dir, env, "init", "-no-color", "-input=false")
+	t.Cleanup(func() {
+		if out, err := c.run(t, dir, env, "destroy", "-no-color", "-input=false", "-auto-approve"); err != nil {
+			t.Errorf("destroy failed: %v\n%s", err, out)
+		}
+	})
+	c.must(t, dir, env, "apply", "-no-color", "-input=false", "-auto-approve")
+	return dir, env
 }
 
 // createNamespace creates namespace name unless it exists.

@@ -8,8 +8,8 @@
 // with before it reaches the AWS Pricing API, imported from its package pkg/providers/pricing at
 // the version in go.mod (see SourceVersion; a test keeps the two equal):
 //
-//   - zz_generated.pricing_aws.go, generated 2026-03-24T18:26:10Z: us-east-1;
-//   - zz_generated.pricing_aws_us_gov.go, generated 2026-04-02T22:29:20Z: us-gov-east-1 and
+//   - zz_generated.pricing_aws.go, generated 2026-07-20T13:44:30Z: us-east-1;
+//   - zz_generated.pricing_aws_us_gov.go, generated 2026-08-24T13:29:56Z: us-gov-east-1 and
 //     us-gov-west-1.
 //
 // Both are in US dollars per instance-hour. The package's third table (cn-north-1) is in Chinese
@@ -36,7 +36,7 @@ const (
 	DefaultRegion = "us-east-1"
 	// SourcePackage and SourceVersion name where the prices come from.
 	SourcePackage = "github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
-	SourceVersion = "v1.12.0"
+	SourceVersion = "v1.15.2"
 	// Currency of every price.
 	Currency = "USD"
 )
@@ -50,8 +50,8 @@ type Table struct {
 
 // Tables are the upstream tables in use, in USD.
 var Tables = []Table{
-	{File: "zz_generated.pricing_aws.go", GeneratedAt: "2026-03-24T18:26:10Z", prices: awspricing.InitialOnDemandPricesAWS},
-	{File: "zz_generated.pricing_aws_us_gov.go", GeneratedAt: "2026-04-02T22:29:20Z", prices: awspricing.InitialOnDemandPricesUSGov},
+	{File: "zz_generated.pricing_aws.go", GeneratedAt: "2026-07-20T13:44:30Z", prices: awspricing.InitialOnDemandPricesAWS},
+	{File: "zz_generated.pricing_aws_us_gov.go", GeneratedAt: "2026-08-24T13:29:56Z", prices: awspricing.InitialOnDemandPricesUSGov},
 }
 
 // Regions lists the regions with prices, sorted.
@@ -65,8 +65,8 @@ func Regions() []string {
 	return slices.Sorted(maps.Keys(seen))
 }
 
-// Source describes where the prices of region come from, e.g. "karpenter-provider-aws v1.12.0
-// zz_generated.pricing_aws.go (generated 2026-03-24T18:26:10Z)"; "" for a region without prices.
+// Source describes where the prices of region come from, e.g. "karpenter-provider-aws v1.15.2
+// zz_generated.pricing_aws.go (generated 2026-07-20T13:44:30Z)"; "" for a region without prices.
 func Source(region string) string {
 	for _, t := range Tables {
 		if _, ok := t.prices[region]; ok {

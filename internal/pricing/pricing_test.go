@@ -38,7 +38,7 @@ func TestOnDemand_unknownRegionOrType(t *testing.T) {
 	}
 	_, err = pricing.OnDemand("us-east-1", "p9.huge")
 	if err == nil || !strings.Contains(err.Error(), `no on-demand price for instance type "p9.huge" in us-east-1`) ||
-		!strings.Contains(err.Error(), "zz_generated.pricing_aws.go (generated 2026-03-24T18:26:10Z)") {
+		!strings.Contains(err.Error(), "zz_generated.pricing_aws.go (generated 2026-07-20T13:44:30Z)") {
 		t.Errorf("unknown type: %v", err)
 	}
 	// The yuan table is left out.
@@ -48,11 +48,11 @@ func TestOnDemand_unknownRegionOrType(t *testing.T) {
 }
 
 // Every GPU instance type of the catalog has a us-east-1 price, but for those EC2 sells in
-// us-east-1 only as capacity blocks (p5e) and those newer than the pinned price table (p6-b300,
-// g7: in Karpenter's instance-type list of 2026-08, not in v1.12.0's prices of 2026-03).
+// us-east-1 only as capacity blocks (p5e; p6e-gb200, only within UltraServers, which no
+// Karpenter price table lists up to v1.15.2). A pool of an unpriced type has null hourly prices
+// and a warning naming price_per_hour.
 func TestOnDemand_catalogCoveredInDefaultRegion(t *testing.T) {
-	unpriced := map[string]bool{"p5e.48xlarge": true, "p6-b300.48xlarge": true,
-		"g7.2xlarge": true, "g7.4xlarge": true, "g7.8xlarge": true, "g7.12xlarge": true, "g7.24xlarge": true, "g7.48xlarge": true}
+	unpriced := map[string]bool{"p5e.48xlarge": true, "p6e-gb200.36xlarge": true}
 	for _, m := range gpu.Models() {
 		for _, it := range m.InstanceTypes {
 			_, err := pricing.OnDemand(pricing.DefaultRegion, it.Name)
@@ -86,7 +86,7 @@ func TestSource_matchesGoMod(t *testing.T) {
 			t.Errorf("%s: header does not say generated at %s", tbl.File, tbl.GeneratedAt)
 		}
 	}
-	if got := pricing.Source("us-east-1"); got != "karpenter-provider-aws v1.12.0 zz_generated.pricing_aws.go (generated 2026-03-24T18:26:10Z)" {
+	if got := pricing.Source("us-east-1"); got != "karpenter-provider-aws v1.15.2 zz_generated.pricing_aws.go (generated 2026-07-20T13:44:30Z)" {
 		t.Errorf("Source(us-east-1) = %q", got)
 	}
 }

@@ -8,7 +8,7 @@ const meta = `"labels": {"team": "research"}, "annotations": {"note": "x"}`
 
 var nestedBases = map[string][]string{
 	"mlplatform_resource_flavor": {`{"name": "flavor", ` + meta + `,
-		"node_labels": {"mlplatform.io/gpu": "a100"},
+		"node_labels": {"mlplatform.io/gpu": "a100-sxm4-80gb"},
 		"node_taints": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}],
 		"tolerations": [{"key": "spot", "operator": "Exists", "effect": "NoSchedule"}],
 		"topology_name": "aws"}`},
@@ -23,6 +23,12 @@ var nestedBases = map[string][]string{
 	"mlplatform_local_queue":             {`{"namespace": "team", "name": "training", "cluster_queue": "queue", ` + meta + `}`},
 	"mlplatform_workload_priority_class": {`{"name": "production", "value": 1000, ` + meta + `}`},
 	"mlplatform_topology":                {`{"name": "aws", "levels": ["topology.k8s.aws/network-node-layer-1", "kubernetes.io/hostname"], ` + meta + `}`},
+	"mlplatform_admission_check": {`{"name": "prov", "controller_name": "kueue.x-k8s.io/provisioning-request", ` + meta + `,
+		"parameters": {"api_group": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig", "name": "prov"}}`},
+	"mlplatform_provisioning_request_config": {`{"name": "prov", "provisioning_class_name": "check-capacity.autoscaling.x-k8s.io", ` + meta + `,
+		"parameters": {"max-run-duration": "3600"}, "managed_resources": ["nvidia.com/gpu"],
+		"retry_strategy": {"backoff_limit_count": 2}, "pod_set_merge_policy": "IdenticalPodTemplates",
+		"pod_set_updates": {"node_selector": [{"key": "cloud.google.com/gke-nodepool", "value_from_provisioning_class_detail": "nodepool"}]}}`},
 	"mlplatform_node_class": {
 		`{"name": "gpu", "role": "KarpenterNodeRole-training", ` + meta + `,
 		"ami_selector": [{"alias": "al2023@latest"}],

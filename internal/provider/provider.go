@@ -41,6 +41,8 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		kueue.NewLocalQueueResource,
 		kueue.NewWorkloadPriorityClassResource,
 		kueue.NewTopologyResource,
+		kueue.NewAdmissionCheckResource,
+		kueue.NewProvisioningRequestConfigResource,
 		karpenter.NewNodeClassResource,
 		karpenter.NewGPUNodePoolResource,
 		nvidia.NewMigConfigResource,

@@ -43,10 +43,13 @@ type Refusal struct {
 }
 
 // Check returns why Kueue could never admit pod through cq, or nothing. flavors holds the
-// ResourceFlavors that exist, by name. It follows Kueue v0.17's flavor assigner
+// ResourceFlavors that exist, by name. It follows Kueue v0.19.2's flavor assigner
 // (pkg/scheduler/flavorassigner): the resources a group covers take one flavor together, tried in
 // order; a flavor matches when the pod tolerates its NoSchedule and NoExecute taints and the pod's
-// node selector, restricted to the label keys the group's flavors use, matches its node labels.
+// node selector, restricted to the label keys of that flavor (before v0.19: of all the group's
+// flavors), matches its node labels. Resources the queue does not cover are refused as Kueue's
+// default quotaCheckStrategy, BlockUndeclared, does; a Kueue configured with IgnoreUndeclared
+// admits them unchecked.
 // The most one pod can get of a flavor's resource is its nominal quota, plus the borrowing limit
 // in a cohort; borrowing without a limit is bounded by the cohort alone, which is not checked.
 func Check(pod Pod, cq *kueue.ClusterQueue, flavors map[string]*kueue.ResourceFlavor) []Refusal {
@@ -77,7 +80,6 @@ func Check(pod Pod, cq *kueue.ClusterQueue, flavors map[string]*kueue.ResourceFl
 // checkGroup finds a flavor of rg that can admit the pod's requests of resources, or says why
 // none can.
 func checkGroup(pod Pod, cq *kueue.ClusterQueue, rg *kueue.ResourceGroup, resources []corev1.ResourceName, flavors map[string]*kueue.ResourceFlavor) *Refusal {
-	selector := flavorSelector(pod.NodeSelector, labelKeys(rg, flavors))
 	var reasons []string
 	var quota *Refusal
 	for _, fq := range rg.Flavors {
@@ -87,7 +89,7 @@ func checkGroup(pod Pod, cq *kueue.ClusterQueue, rg *kueue.ResourceGroup, resour
 			reasons = append(reasons, fmt.Sprintf("flavor %s does not exist", name))
 			continue
 		}
-		if why := mismatch(pod, f, selector); why != "" {
+		if why := mismatch(pod, f); why != "" {
 			reasons = append(reasons, why)
 			continue
 		}
@@ -108,7 +110,7 @@ func checkGroup(pod Pod, cq *kueue.ClusterQueue, rg *kueue.ResourceGroup, resour
 }
 
 // mismatch is why flavor f cannot take the pod at all, or "".
-func mismatch(pod Pod, f *kueue.ResourceFlavor, selector nodeaffinity.RequiredNodeAffinity) string {
+func mismatch(pod Pod, f *kueue.ResourceFlavor) string {
 	tolerations := append(append([]corev1.Toleration{}, pod.Tolerations...), f.Spec.Tolerations...)
 	taint, untolerated := corev1helpers.FindMatchingUntoleratedTaint(klog.Background(), f.Spec.NodeTaints, tolerations,
 		func(t *corev1.Taint) bool {
@@ -117,7 +119,7 @@ func mismatch(pod Pod, f *kueue.ResourceFlavor, selector nodeaffinity.RequiredNo
 	if untolerated {
 		return fmt.Sprintf("flavor %s has taint %s, which the pod does not tolerate", f.Name, taint.ToString())
 	}
-	if ok, err := selector.Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: f.Spec.NodeLabels}}); err != nil || !ok {
+	if ok, err := flavorSelector(pod.NodeSelector, f.Spec.NodeLabels).Match(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Labels: f.Spec.NodeLabels}}); err != nil || !ok {
 		return fmt.Sprintf("flavor %s selects nodes labelled %s, which the pod's node selector %s excludes",
 			f.Name, formatLabels(f.Spec.NodeLabels), formatLabels(pod.NodeSelector))
 	}
@@ -161,26 +163,15 @@ func mostFor(cq *kueue.ClusterQueue, fq kueue.FlavorQuotas, r corev1.ResourceNam
 
 // flavorSelector is the pod's node selector restricted to the label keys the group's flavors
 // use, as Kueue's flavorSelector restricts it: other keys are the scheduler's business.
-func flavorSelector(nodeSelector map[string]string, keys map[string]bool) nodeaffinity.RequiredNodeAffinity {
+// flavorSelector is the pod's node selector restricted to the label keys of a flavor's nodes.
+func flavorSelector(nodeSelector, flavorLabels map[string]string) nodeaffinity.RequiredNodeAffinity {
 	kept := map[string]string{}
 	for k, v := range nodeSelector {
-		if keys[k] {
+		if _, ok := flavorLabels[k]; ok {
 			kept[k] = v
 		}
 	}
 	return nodeaffinity.GetRequiredNodeAffinity(&corev1.Pod{Spec: corev1.PodSpec{NodeSelector: kept}})
-}
-
-func labelKeys(rg *kueue.ResourceGroup, flavors map[string]*kueue.ResourceFlavor) map[string]bool {
-	keys := map[string]bool{}
-	for _, fq := range rg.Flavors {
-		if f, ok := flavors[string(fq.Name)]; ok {
-			for k := range f.Spec.NodeLabels {
-				keys[k] = true
-			}
-		}
-	}
-	return keys
 }
 
 // requested are the resources the pod asks a non-zero amount of, in order.

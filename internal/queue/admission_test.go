@@ -59,6 +59,8 @@ func TestCheck(t *testing.T) {
 	flavors := map[string]*kueue.ResourceFlavor{
 		"a100-spot":      flavor("a100-spot", map[string]string{"karpenter.sh/capacity-type": "spot"}, gpuTaint),
 		"a100-on-demand": flavor("a100-on-demand", map[string]string{"karpenter.sh/capacity-type": "on-demand"}, gpuTaint),
+		"h100-spot": flavor("h100-spot", map[string]string{"karpenter.sh/capacity-type": "spot", "mlplatform.io/gpu": "h100-sxm5-80gb"},
+			gpuTaint),
 	}
 	both := clusterQueue("", quotas("a100-on-demand", "4", "32", "256Gi", ""), quotas("a100-spot", "8", "64", "512Gi", ""))
 	for _, tc := range []struct {
@@ -96,6 +98,12 @@ func TestCheck(t *testing.T) {
 			cq:    clusterQueue("", quotas("a100-on-demand", "4", "32", "256Gi", "")),
 			cause: queue.NoFlavorMatches, res: "cpu",
 			detail: []string{"flavor a100-on-demand selects nodes labelled {karpenter.sh/capacity-type=on-demand}, which the pod's node selector {karpenter.sh/capacity-type=spot, mlplatform.io/gpu=a100-sxm4-80gb} excludes"},
+		},
+		{
+			// Kueue v0.19 matches a flavor on its own label keys; v0.17 took the group's, and
+			// refused a100-on-demand here for lacking the other flavor's GPU label.
+			name: "a selector key only another flavor's nodes carry is ignored", pod: pod("", "1", "8", "128Gi"),
+			cq: clusterQueue("", quotas("a100-on-demand", "4", "32", "256Gi", ""), quotas("h100-spot", "8", "64", "512Gi", "")),
 		},
 		{
 			name: "a taint the pod does not tolerate", pod: queue.Pod{Requests: corev1.ResourceList{"cpu": resource.MustParse("1")}},

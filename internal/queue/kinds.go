@@ -13,7 +13,7 @@ const Requires = "Kueue v0.15 or newer"
 // Kind is a Kueue kind served at kueue.x-k8s.io/v1beta2.
 func Kind(resource, kindName string, namespaced bool) kube.Kind {
 	return kube.Kind{
-		GVR:        schema.GroupVersionResource{Group: kueuev1beta2.GroupVersion.Group, Version: kueuev1beta2.GroupVersion.Version, Resource: resource},
+		GVR:        schema.GroupVersionResource{Group: kueuev1beta2.SchemeGroupVersion.Group, Version: kueuev1beta2.SchemeGroupVersion.Version, Resource: resource},
 		Kind:       kindName,
 		Namespaced: namespaced,
 		Requires:   Requires,

@@ -17,8 +17,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-const argoModule = "github.com/argoproj/argo-workflows/v3"
-
 // ArgoNamespace is where the workflow controller runs, as a release install's "argo": it reads its
 // ConfigMap (workflow-controller-configmap) there. It watches Workflows in every namespace.
 const ArgoNamespace = "argo"
@@ -42,19 +40,23 @@ const argoProbe = "testcluster-argo-probe"
 // argoController is a running Argo Workflows workflow controller (cmd/workflow-controller).
 type argoController struct{ *process }
 
-// startArgo creates the controller's namespace and ConfigMap and runs the controller against c,
-// logging to argo.log in dir, until it has reconciled a probe Workflow.
-func startArgo(bin, dir string, c *Cluster) (*argoController, error) {
+// startArgo creates the controller's namespace and ConfigMap and runs the controller of release r
+// against c, logging to argo.log in dir, until it has reconciled a probe Workflow.
+func startArgo(r argoRelease, bin, dir string, c *Cluster) (*argoController, error) {
 	if err := createArgoConfig(c); err != nil {
 		return nil, fmt.Errorf("starting Argo's workflow controller: %w", err)
+	}
+	_, version, err := r.dir()
+	if err != nil {
+		return nil, err
 	}
 	cmd := exec.Command(bin,
 		"--namespace="+ArgoNamespace,
 		// Watch Workflows and pods in every namespace, as a cluster-wide install does.
 		"--namespaced=false",
 		// No kubelet runs here, so no image is ever pulled; Argo still writes it into every pod's
-		// init and wait containers.
-		"--executor-image=quay.io/argoproj/argoexec:v3.7.3",
+		// init and wait containers: the release's own, as an install of it has.
+		"--executor-image=quay.io/argoproj/argoexec:"+version,
 		"--loglevel=info",
 	)
 	cmd.Env = append(os.Environ(),

@@ -15,8 +15,13 @@ import (
 
 // controllers are the kube-controller-manager controllers the local control plane runs: deleting a
 // namespace deletes what is in it and then the namespace, and dependents follow their owners, as
-// on a real cluster. No others: there are no nodes, and the Jobs and pods tests make are theirs.
+// on a real cluster. No others: the Jobs and pods tests make are theirs.
 const controllers = "namespace-controller,garbage-collector-controller"
+
+// nodeControllers are added when nodes run (WithNodes), as on a real cluster: a new node loses
+// its node.kubernetes.io/not-ready taint once Ready (and gets it back when its heartbeats stop),
+// and the pods of a node that is gone are deleted.
+const nodeControllers = ",node-lifecycle-controller,pod-garbage-collector-controller"
 
 // controllersStartTimeout bounds the controller manager's start, generous for a busy 2-core machine.
 const controllersStartTimeout = 2 * time.Minute
@@ -27,12 +32,16 @@ const controllersProbe = "testcluster-controllers-probe"
 // controllerManager is a running kube-controller-manager.
 type controllerManager struct{ *process }
 
-// startControllers runs kube-controller-manager against c, logging to controllers.log in dir,
+// startControllers runs kube-controller-manager against c (with nodeControllers when nodes run), logging to controllers.log in dir,
 // until its namespace controller has deleted a probe namespace.
-func startControllers(bin, dir string, c *Cluster) (*controllerManager, error) {
+func startControllers(bin, dir string, c *Cluster, nodes bool) (*controllerManager, error) {
+	list := controllers
+	if nodes {
+		list += nodeControllers
+	}
 	cmd := exec.Command(bin,
 		"--kubeconfig="+c.Kubeconfig,
-		"--controllers="+controllers,
+		"--controllers="+list,
 		// One manager, no Lease: it starts working at once.
 		"--leader-elect=false",
 		// No serving: nothing scrapes or probes it, and a fixed port would clash between test binaries.

@@ -1,6 +1,7 @@
 package testcluster
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,25 +14,40 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 )
 
-// crdDirectories are the upstream CRD folders in the module cache, at the versions in go.mod, and
-// the PrometheusRule CRD of the pinned prometheus-operator types.
-func crdDirectories() ([]string, error) {
-	var dirs []string
-	for _, m := range []struct{ module, dir string }{
-		{"sigs.k8s.io/kueue", "config/components/crd/bases"},
-		{"github.com/argoproj/argo-workflows/v3", "manifests/base/crds/full"},
-	} {
-		root, _, err := moduleDir(m.module)
-		if err != nil {
-			return nil, err
-		}
-		dirs = append(dirs, filepath.Join(root, m.dir))
+// crdDirectories are the upstream CRD folders in the module cache, at the versions in go.mod (Argo's
+// of the release given), and the PrometheusRule CRD of the pinned prometheus-operator types.
+func crdDirectories(argo argoRelease) ([]string, error) {
+	kueue, _, err := moduleDir("sigs.k8s.io/kueue")
+	if err != nil {
+		return nil, err
+	}
+	workflows, err := argo.crdDirectory()
+	if err != nil {
+		return nil, err
 	}
 	rules, err := prometheusRuleCRD()
 	if err != nil {
 		return nil, err
 	}
-	return append(dirs, rules), nil
+	prov, err := provisioningRequestCRDs()
+	if err != nil {
+		return nil, err
+	}
+	return []string{filepath.Join(kueue, "config/components/crd/bases"), workflows, rules, prov}, nil
+}
+
+// autoscalerAPIsModule holds Cluster Autoscaler's ProvisioningRequest CRD. Kueue's manager sets up
+// its ProvisioningRequest admission check controller only when the API is served (else such checks
+// stay inactive, and so do the queues that name them); the version is the one the pinned Kueue
+// builds against, found through the Kueue tools module, as the provider itself does not need it.
+const autoscalerAPIsModule = "k8s.io/autoscaler/cluster-autoscaler/apis"
+
+func provisioningRequestCRDs() (string, error) {
+	dir, err := toolModuleDir("kueue", autoscalerAPIsModule)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "config", "crd"), nil
 }
 
 // monitoringModule holds prometheus-operator's API types. Its CRDs are not in it, and the module
@@ -86,15 +102,20 @@ func prometheusRuleCRD() (string, error) {
 }
 
 // moduleDir is the directory in the module cache and the version of a module that the provider's
-// go.mod requires.
-func moduleDir(module string) (dir, version string, err error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{.Version}}", module).Output()
+// go.mod requires (its replacement's, when go.mod replaces it).
+func moduleDir(module string) (dir, version string, err error) { return moduleDirIn("", module) }
+
+// moduleDirIn is moduleDir for the go.mod of the module in directory in ("": the working one).
+func moduleDirIn(in, module string) (dir, version string, err error) {
+	cmd := exec.Command("go", "list", "-m", "-f", "{{.Dir}} {{with .Replace}}{{.Version}}{{else}}{{.Version}}{{end}}", module)
+	cmd.Dir = in
+	out, err := cmd.Output()
 	dir, version, _ = strings.Cut(strings.TrimSpace(string(out)), " ")
 	if err != nil {
 		return "", "", fmt.Errorf("locating %s in the module cache (go list -m): %w", module, err)
 	}
 	if dir == "" {
-		return "", "", fmt.Errorf("%s is not in the module cache: run `go mod download`", module)
+		return "", "", fmt.Errorf("%s is not in the module cache: run `go mod download` in %s", module, cmp.Or(in, "the repository"))
 	}
 	return dir, version, nil
 }
@@ -113,10 +134,25 @@ func karpenterCRDs() []*apiextensionsv1.CustomResourceDefinition {
 // by names (e.g. "kueue.x-k8s.io_clusterqueues.yaml"), keyed by name. It fails when one is found
 // nowhere, so that a kind dropped upstream is noticed.
 func UpstreamCRDFiles(names []string) (map[string][]byte, error) {
-	paths, err := crdDirectories()
+	paths, err := crdDirectories(argoV3)
 	if err != nil {
 		return nil, err
 	}
+	return readCRDFiles(paths, names)
+}
+
+// Argo4CRDFiles is UpstreamCRDFiles for the CRDs of Argo Workflows v4, at the version
+// tools/argo4 pins: the CRDs a local control plane that runs v4's controller installs.
+func Argo4CRDFiles(names []string) (map[string][]byte, error) {
+	dir, err := argoReleases["argo4"].crdDirectory()
+	if err != nil {
+		return nil, err
+	}
+	return readCRDFiles([]string{dir}, names)
+}
+
+// readCRDFiles reads the files named by names from the first of paths that holds each.
+func readCRDFiles(paths, names []string) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, name := range names {
 		for _, p := range paths {

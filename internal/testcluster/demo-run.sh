@@ -1,34 +1,54 @@
 #!/usr/bin/env bash
 # Submits one run of the research team's mig-experiment template to the demo's local control plane,
-# as `argo submit --from workflowtemplate/mig-experiment -n research` would, and shows what Kueue
-# did with its pod. For the local control plane only (make demo runs it without KUBECONFIG): it
-# first removes the previous demo run, its pod (no kubelet ends it there) and the namespace's
-# Workloads.
+# as `argo submit --from workflowtemplate/mig-experiment -n research` would, and follows it: Kueue
+# admits it, Karpenter launches a node of the MIG pool (KWOK plays it), kube-scheduler binds the pod
+# there, and the run succeeds. For the local control plane only (make demo runs it without
+# KUBECONFIG, once Karpenter runs); it first removes the previous demo run.
 #
 #   demo-run.sh KUBECTL
 set -euo pipefail
 kubectl=$1
 ns=research run=demo-run
+# KWOK ends the run's containers after this long (see internal/testcluster/kwok_stages.yaml).
+run_for=20s
 
-$kubectl -n $ns delete workflows.argoproj.io $run --ignore-not-found >/dev/null
-$kubectl -n $ns delete pods -l workflows.argoproj.io/workflow=$run --grace-period=0 --force >/dev/null 2>&1 || true
-$kubectl -n $ns delete workloads.kueue.x-k8s.io --all >/dev/null
+$kubectl -n $ns delete workflows.argoproj.io $run --ignore-not-found --wait >/dev/null
 $kubectl create -f - >/dev/null <<YAML
 apiVersion: argoproj.io/v1alpha1
 kind: Workflow
 metadata: { name: $run, namespace: $ns }
-spec: { workflowTemplateRef: { name: mig-experiment } }
+spec:
+  workflowTemplateRef: { name: mig-experiment }
+  podMetadata: { annotations: { testcluster.mlplatform.io/run-for: $run_for } }
 YAML
 
 pod=
-for _ in $(seq 60); do
+for _ in $(seq 180); do
 	pod=$($kubectl -n $ns get pods -l workflows.argoproj.io/workflow=$run -o name)
-	[ -n "$pod" ] && [ -z "$($kubectl -n $ns get "$pod" -o jsonpath='{.spec.schedulingGates}')" ] && break
+	[ -n "$pod" ] && [ -n "$($kubectl -n $ns get "$pod" -o jsonpath='{.spec.nodeName}')" ] && break
 	sleep 1
 done
-[ -n "$pod" ] || { echo "Argo created no pod for Workflow $ns/$run in 60s: is its workflow controller running? (make demo-down; make demo restarts the local control plane with it)" >&2; exit 1; }
+[ -n "$pod" ] && [ -n "$($kubectl -n $ns get "$pod" -o jsonpath='{.spec.nodeName}')" ] || {
+	echo "the run's pod was not bound to a node in 3 minutes:" >&2
+	$kubectl -n $ns get pods,workloads.kueue.x-k8s.io -o wide >&2
+	exit 1
+}
 
-echo "Kueue gated the pod when Argo created it, admitted its Workload on the team's quota, then removed"
-echo "the gate and added the flavor's node labels (no node runs here, so the pod stays Pending):"
-$kubectl -n $ns get "$pod" -o custom-columns='POD:.metadata.name,PHASE:.status.phase,GATES:.spec.schedulingGates[*].name,QUEUE:.metadata.labels.kueue\.x-k8s\.io/queue-name,NODE-SELECTOR:.spec.nodeSelector'
+echo "Kueue admitted the run's Workload on the team's quota and gave its pod the flavor's node labels:"
 $kubectl -n $ns get workloads.kueue.x-k8s.io -o custom-columns='WORKLOAD:.metadata.name,QUEUE:.spec.queueName,PRIORITY:.spec.priority,FLAVORS:.status.admission.podSetAssignments[0].flavors,ADMITTED:.status.conditions[?(@.type=="Admitted")].status'
+echo
+echo "Karpenter launched a node of the pool the flavor selects (KWOK plays it):"
+$kubectl get nodes -o custom-columns='NODE:.metadata.name,INSTANCE-TYPE:.metadata.labels.node\.kubernetes\.io/instance-type,NODEPOOL:.metadata.labels.karpenter\.sh/nodepool,CAPACITY-TYPE:.metadata.labels.karpenter\.sh/capacity-type,MIG-CONFIG:.metadata.labels.nvidia\.com/mig\.config,MIG-1G.10GB:.status.allocatable.nvidia\.com/mig-1g\.10gb'
+echo
+echo "kube-scheduler bound the run's pod to it:"
+$kubectl -n $ns get "$pod" -o custom-columns='POD:.metadata.name,PHASE:.status.phase,NODE:.spec.nodeName,NODE-SELECTOR:.spec.nodeSelector'
+echo
+for _ in $(seq 120); do
+	phase=$($kubectl -n $ns get workflows.argoproj.io $run -o jsonpath='{.status.phase}')
+	case $phase in Succeeded | Failed | Error) break ;; esac
+	sleep 1
+done
+echo "The run, after $run_for of training:"
+$kubectl -n $ns get workflows.argoproj.io $run -o custom-columns='WORKFLOW:.metadata.name,TEMPLATE:.spec.workflowTemplateRef.name,PHASE:.status.phase,STARTED:.status.startedAt,FINISHED:.status.finishedAt'
+[ "$phase" = Succeeded ] || { echo "the run did not succeed: $phase" >&2; exit 1; }
+echo "(Karpenter removes the empty node after the pool's consolidate_after, 10 minutes by the module's default.)"

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,8 +69,9 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	var cmd *exec.Cmd
 	if err == nil {
 		cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml"),
-			// On, it serves the visibility API with certificates it expects under /visibility.
-			"--feature-gates=VisibilityOnDemand=false"}, etc, certs)
+			// VisibilityOnDemand on serves the visibility API with certificates it expects under
+			// /visibility. ConcurrentAdmission (alpha) on, as the provider's plan-time webhook has it.
+			"--feature-gates=VisibilityOnDemand=false,ConcurrentAdmission=true"}, etc, certs)
 	}
 	if err != nil {
 		_ = k.webhooks.Cleanup()
@@ -122,22 +122,11 @@ metrics:
 // waitReady waits until the manager reports ready, then installs the webhook configurations and
 // waits until a dry-run create passes through them (their failure policy is Fail).
 func (k *kueueManager) waitReady(c *Cluster, healthPort int) error {
-	ctx, cancel := context.WithTimeout(context.Background(), kueueStartTimeout)
-	defer cancel()
-	readyz := fmt.Sprintf("http://127.0.0.1:%d/readyz", healthPort)
-	if err := k.poll(ctx, "reporting ready at "+readyz, kueueStartTimeout, func() error {
-		resp, err := http.Get(readyz)
-		if err != nil {
-			return err
-		}
-		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("%s", resp.Status)
-		}
-		return nil
-	}); err != nil {
+	if err := k.waitHealthy(fmt.Sprintf("http://127.0.0.1:%d/readyz", healthPort), kueueStartTimeout); err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), kueueStartTimeout)
+	defer cancel()
 	if err := k.webhooks.Install(c.Config); err != nil {
 		return fmt.Errorf("installing its webhook configurations: %w", err)
 	}

@@ -35,18 +35,18 @@ func quota(resource, nominal string) map[string]any {
 	return map[string]any{"name": resource, "nominalQuota": nominal}
 }
 
-var gpu = []any{"nvidia.com/gpu"}
+var gpuOnly = []any{"nvidia.com/gpu"}
 
 func TestKueueClusterQueueActive(t *testing.T) {
 	c := client(t)
 	mustCreate(t, c, flavors, flavor("a100-active"))
-	mustCreate(t, c, clusterQueues, gpuQueue("active", "a100-active", gpu, quota("nvidia.com/gpu", "8")))
+	mustCreate(t, c, clusterQueues, gpuQueue("active", "a100-active", gpuOnly, quota("nvidia.com/gpu", "8")))
 	waitCondition(t, c, clusterQueues, "active", "Active", "True", "Ready")
 }
 
 func TestKueueClusterQueueFlavorNotFound(t *testing.T) {
 	c := client(t)
-	mustCreate(t, c, clusterQueues, gpuQueue("missing-flavor", "no-such-flavor", gpu, quota("nvidia.com/gpu", "8")))
+	mustCreate(t, c, clusterQueues, gpuQueue("missing-flavor", "no-such-flavor", gpuOnly, quota("nvidia.com/gpu", "8")))
 	waitCondition(t, c, clusterQueues, "missing-flavor", "Active", "False", "FlavorNotFound")
 }
 
@@ -86,7 +86,7 @@ func TestKueueAdmitsJobsWithinQuota(t *testing.T) {
 	mustCreate(t, c, namespaces, map[string]any{"apiVersion": "v1", "kind": "Namespace",
 		"metadata": map[string]any{"name": ns, "labels": map[string]any{ManagedNamespaceLabel: "true"}}})
 	mustCreate(t, c, flavors, flavor("a100-admission"))
-	mustCreate(t, c, clusterQueues, gpuQueue("admission", "a100-admission", gpu, quota("nvidia.com/gpu", "4")))
+	mustCreate(t, c, clusterQueues, gpuQueue("admission", "a100-admission", gpuOnly, quota("nvidia.com/gpu", "4")))
 	mustCreate(t, c, localQueues, map[string]any{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "LocalQueue",
 		"metadata": map[string]any{"name": "training", "namespace": ns}, "spec": map[string]any{"clusterQueue": "admission"}})
 	waitCondition(t, c, clusterQueues, "admission", "Active", "True", "Ready")
@@ -159,11 +159,11 @@ func TestKueueWebhookRefusesInvalidClusterQueues(t *testing.T) {
 		obj  map[string]any
 		want string
 	}{
-		{"quota resource not in coveredResources", gpuQueue("uncovered", "a100", gpu, quota("cpu", "8")),
+		{"quota resource not in coveredResources", gpuQueue("uncovered", "a100", gpuOnly, quota("cpu", "8")),
 			`spec.resourceGroups[0].flavors[0].resources[0].name: Invalid value: "cpu": must match the name in coveredResources`},
-		{"negative quota", gpuQueue("negative", "a100", gpu, quota("nvidia.com/gpu", "-1")),
+		{"negative quota", gpuQueue("negative", "a100", gpuOnly, quota("nvidia.com/gpu", "-1")),
 			`spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: Invalid value: "-1": must be greater than or equal to 0`},
-		{"lending limit above nominal quota", inCohort(gpuQueue("overlending", "a100", gpu,
+		{"lending limit above nominal quota", inCohort(gpuQueue("overlending", "a100", gpuOnly,
 			map[string]any{"name": "nvidia.com/gpu", "nominalQuota": "4", "lendingLimit": "5"})),
 			`spec.resourceGroups[0].flavors[0].resources[0].lendingLimit: Invalid value: "5": must be less than or equal to the nominalQuota`},
 	} {

@@ -44,11 +44,11 @@ func runTests(m *testing.M) int {
 	hostKueueEtcBefore = hostKueueEtc()
 	start := time.Now()
 	clusterDir = dir
-	if cluster, err = Start(dir, WithControllers(), WithKueue(), WithArgo()); err != nil {
+	if cluster, err = Start(dir, WithControllers(), WithKueue(), WithArgo(), WithNodes()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("control plane, controllers, Kueue and Argo ready in %s\n", time.Since(start).Round(100*time.Millisecond))
+	fmt.Printf("control plane, controllers, Kueue, Argo, kube-scheduler and KWOK ready in %s\n", time.Since(start).Round(100*time.Millisecond))
 	code := m.Run()
 	if err := cluster.Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "stopping:", err)
@@ -56,7 +56,7 @@ func runTests(m *testing.M) int {
 	if code == 0 {
 		_ = os.RemoveAll(dir)
 	} else {
-		fmt.Fprintf(os.Stderr, "Kueue's log: %s/kueue.log, Argo's: %s/argo.log, the controllers': %s/controllers.log\n", dir, dir, dir)
+		fmt.Fprintf(os.Stderr, "logs (kueue, argo, controllers, scheduler, kwok, karpenter): %s/*.log\n", dir)
 	}
 	return code
 }

@@ -2,7 +2,9 @@ package testcluster
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,6 +57,28 @@ func (p *process) poll(ctx context.Context, what string, within time.Duration, c
 		case <-time.After(250 * time.Millisecond):
 		}
 	}
+}
+
+// waitHealthy polls url until it answers 200 OK, the process exits or within has passed. A
+// component that serves HTTPS (kube-scheduler) does so with a certificate it made itself, which is
+// not verified: only the answer matters.
+func (p *process) waitHealthy(url string, within time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), within)
+	defer cancel()
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, //nolint:gosec // a local self-signed health endpoint
+	}}
+	return p.poll(ctx, "reporting healthy at "+url, within, func() error {
+		resp, err := client.Get(url)
+		if err != nil {
+			return err
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("%s", resp.Status)
+		}
+		return nil
+	})
 }
 
 // logTail is the end of the process's log, for an error message.

@@ -1,7 +1,8 @@
 // Package testcluster runs a local Kubernetes control plane (etcd and kube-apiserver, started by
 // controller-runtime's envtest) with the upstream CRDs of the Kueue, Karpenter and Argo versions
-// pinned in go.mod, and optionally Kueue's and Argo's real controllers. Acceptance tests and
-// `make demo` use it when no KUBECONFIG is given.
+// pinned in go.mod, and optionally Kueue's and Argo's real controllers, and nodes: kube-scheduler,
+// KWOK and Karpenter with its KWOK cloud provider. Acceptance tests and `make demo` use it when no
+// KUBECONFIG is given.
 package testcluster
 
 import (
@@ -25,7 +26,13 @@ type Cluster struct {
 	controllers *controllerManager
 	kueue       *kueueManager
 	argo        *argoController
-	dir         string
+	scheduler   *process
+	kwok        *process
+	executor    *argoExecutor
+	karpenter   *process
+	// karpenterStarts counts StartKarpenter's runs, which name their logs.
+	karpenterStarts int
+	dir             string
 	// apiServerStopped is true between StopAPIServer and StartAPIServer.
 	apiServerStopped bool
 	// Config is an admin (system:masters) client configuration.
@@ -37,7 +44,7 @@ type Cluster struct {
 // Option adds to what Start runs.
 type Option func(*options)
 
-type options struct{ controllers, kueue, argo bool }
+type options struct{ controllers, kueue, argo, nodes bool }
 
 // WithControllers also runs kube-controller-manager's namespace and garbage-collector controllers,
 // so that a deleted namespace goes away with what is in it. Its output goes to controllers.log in dir.
@@ -49,9 +56,18 @@ func WithControllers() Option { return func(o *options) { o.controllers = true }
 func WithKueue() Option { return func(o *options) { o.kueue = true } }
 
 // WithArgo also runs Argo Workflows' workflow controller for every namespace, and waits until it
-// reconciles Workflows. Its output goes to argo.log in dir. No kubelet runs: the pods it creates
-// stay Pending until a test plays the kubelet (see package kubelet).
+// reconciles Workflows: v3's, or the one ArgoControllerEnv names, with that release's CRDs
+// installed. Its output goes to argo.log in dir. Without WithNodes no node runs: the pods it
+// creates stay Pending.
 func WithArgo() Option { return func(o *options) { o.argo = true } }
+
+// WithNodes also runs what puts pods on nodes and runs them: kube-scheduler (the apiserver's
+// release), KWOK's controller, which plays the nodes that Karpenter makes (StartKarpenter) and the
+// lives of the pods bound to them (its stages, and the project's in kwok_stages.yaml), and, with
+// WithArgo, the stand-in for Argo's executor (argo_executor.go). It installs the KWOKNodeClass CRD
+// and implies WithControllers, whose pod garbage collector removes the pods of a deleted node.
+// Their output goes to scheduler.log and kwok.log in dir.
+func WithNodes() Option { return func(o *options) { o.nodes, o.controllers = true, true } }
 
 // Start builds the control plane's binaries if they are not cached yet, starts them, installs the
 // CRDs and writes an admin kubeconfig into dir.
@@ -63,7 +79,8 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	// envtest logs through controller-runtime, which prints a stack trace when no logger is set.
 	ctrllog.SetLogger(logr.Discard())
 	// Built before anything starts: the first build takes minutes.
-	var controllersBin, kueueBin, argoBin string
+	var controllersBin, kueueBin, argoBin, schedulerBin, kwokBin string
+	argo := argoV3
 	if o.controllers {
 		var err error
 		if controllersBin, err = Tool("kube-controller-manager"); err != nil {
@@ -78,7 +95,19 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	}
 	if o.argo {
 		var err error
-		if argoBin, err = pinnedTool("argo", argoModule); err != nil {
+		if argo, err = argoFromEnv(); err != nil {
+			return nil, err
+		}
+		if argoBin, err = argo.binary(); err != nil {
+			return nil, err
+		}
+	}
+	if o.nodes {
+		var err error
+		if schedulerBin, err = Tool("kube-scheduler"); err != nil {
+			return nil, err
+		}
+		if kwokBin, err = Tool("kwok"); err != nil {
 			return nil, err
 		}
 	}
@@ -90,9 +119,16 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	crdDirs, err := crdDirectories()
+	crdDirs, err := crdDirectories(argo)
 	if err != nil {
 		return nil, err
+	}
+	if o.nodes {
+		kwokCRDs, err := kwokNodeClassCRDs()
+		if err != nil {
+			return nil, err
+		}
+		crdDirs = append(crdDirs, kwokCRDs)
 	}
 	// A certificate directory of its own (not one envtest makes and forgets on stop) keeps the
 	// serving and service-account keys, so RestartAPIServer starts an apiserver that every client
@@ -137,7 +173,7 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 		return nil, fmt.Errorf("writing the local control plane's kubeconfig: %w", err)
 	}
 	if o.controllers {
-		if c.controllers, err = startControllers(controllersBin, dir, c); err != nil {
+		if c.controllers, err = startControllers(controllersBin, dir, c, o.nodes); err != nil {
 			_ = env.Stop()
 			return nil, err
 		}
@@ -150,7 +186,13 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	}
 	// After Kueue: the pods Argo creates must meet Kueue's webhooks from the first one on.
 	if o.argo {
-		if c.argo, err = startArgo(argoBin, dir, c); err != nil {
+		if c.argo, err = startArgo(argo, argoBin, dir, c); err != nil {
+			_ = c.Stop()
+			return nil, err
+		}
+	}
+	if o.nodes {
+		if err := c.startNodes(schedulerBin, kwokBin, o.argo); err != nil {
 			_ = c.Stop()
 			return nil, err
 		}
@@ -158,10 +200,33 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	return c, nil
 }
 
-// Stop stops Argo, Kueue and the controller manager if they run, then the control plane, and
-// removes their data.
+// startNodes starts kube-scheduler, KWOK and, for Argo, the executor stand-in.
+func (c *Cluster) startNodes(schedulerBin, kwokBin string, argo bool) error {
+	var err error
+	if c.scheduler, err = startScheduler(schedulerBin, c.dir, c); err != nil {
+		return err
+	}
+	if c.kwok, err = startKWOK(kwokBin, c.dir, c); err != nil {
+		return err
+	}
+	if argo {
+		c.executor, err = startArgoExecutor(c)
+	}
+	return err
+}
+
+// Stop stops Karpenter, KWOK, the scheduler, Argo, Kueue and the controller manager if they run,
+// then the control plane, and removes their data.
 func (c *Cluster) Stop() error {
-	var errs []error
+	errs := []error{c.StopKarpenter()}
+	if c.executor != nil {
+		c.executor.stop()
+	}
+	for _, p := range []*process{c.kwok, c.scheduler} {
+		if p != nil {
+			errs = append(errs, p.stop())
+		}
+	}
 	if c.argo != nil {
 		errs = append(errs, c.argo.stop())
 	}

@@ -16,14 +16,17 @@ import (
 type admitFunc func(ctx context.Context, u map[string]any) (field.ErrorList, error)
 
 // admissions are the kinds whose upstream exports admission code, by the version it is written
-// for. LocalQueue, WorkloadPriorityClass and Topology have no webhook in Kueue v0.17.0 (LocalQueue
-// registers neither defaulter nor validator); Karpenter validates with CEL only.
+// for. LocalQueue, WorkloadPriorityClass, Topology, AdmissionCheck and ProvisioningRequestConfig have
+// no webhook in Kueue v0.19.2 (pkg/webhooks/webhooks.go registers none for them): their CRD's schema
+// and CEL rules are all the apiserver checks. Karpenter validates with CEL, and its controller
+// checks an EC2NodeClass's kubelet map (admission_karpenter.go).
 var admissions = map[schema.GroupVersionKind]admitFunc{
 	kueueGVK("ClusterQueue"):    admitClusterQueue,
 	kueueGVK("ResourceFlavor"):  admitResourceFlavor,
 	kueueGVK("Cohort"):          admitCohort,
 	argoGVK("WorkflowTemplate"): admitWorkflowTemplate,
 	argoGVK("CronWorkflow"):     admitCronWorkflow,
+	ec2NodeClassGVK:             admitEC2NodeClass,
 }
 
 // admit runs the admission step of gvk, if upstream has one, on u, which it does not change.

@@ -53,9 +53,8 @@ func admitCronWorkflow(ctx context.Context, u map[string]any) (field.ErrorList, 
 var argoMu sync.Mutex
 
 // argoVerdict runs one call of Argo's validator. Its errors are plain text. A call that needed a
-// template from the cluster is no verdict: Argo stops there. A panic of the validator
-// (argoproj/argo-workflows#14968: a missing template with spec.podMetadata set, fixed after
-// v3.7.3) is a refusal, not a crash of the provider.
+// template from the cluster is no verdict: Argo stops there. A panic of the validator (as
+// argoproj/argo-workflows#14968 was before v3.7.18) is a refusal, not a crash of the provider.
 func argoVerdict(run func(*clusterTemplates) error) (errs field.ErrorList) {
 	argoMu.Lock()
 	defer argoMu.Unlock()

@@ -35,7 +35,11 @@ var sources = sync.OnceValue(func() map[schema.GroupKind]crdSource {
 })
 
 func readCRD(name string) (*apiextensionsv1.CustomResourceDefinition, error) {
-	b, err := crdFiles.ReadFile("crds/" + name)
+	return readCRDFrom(crdFiles, "crds/"+name)
+}
+
+func readCRDFrom(files embed.FS, name string) (*apiextensionsv1.CustomResourceDefinition, error) {
+	b, err := files.ReadFile(name)
 	if err != nil {
 		return nil, err
 	}

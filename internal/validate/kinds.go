@@ -18,7 +18,7 @@ type copiedKind struct {
 func (k copiedKind) file() string { return k.Group + "_" + k.Resource + ".yaml" }
 
 var (
-	kueueGroup = kueuev1beta2.GroupVersion.Group
+	kueueGroup = kueuev1beta2.SchemeGroupVersion.Group
 	argoGroup  = workflow.Group
 )
 
@@ -31,6 +31,8 @@ var copiedKinds = []copiedKind{
 	{schema.GroupKind{Group: kueueGroup, Kind: "Cohort"}, "cohorts"},
 	{schema.GroupKind{Group: kueueGroup, Kind: "WorkloadPriorityClass"}, "workloadpriorityclasses"},
 	{schema.GroupKind{Group: kueueGroup, Kind: "Topology"}, "topologies"},
+	{schema.GroupKind{Group: kueueGroup, Kind: "AdmissionCheck"}, "admissionchecks"},
+	{schema.GroupKind{Group: kueueGroup, Kind: "ProvisioningRequestConfig"}, "provisioningrequestconfigs"},
 	{schema.GroupKind{Group: argoGroup, Kind: workflow.WorkflowTemplateKind}, workflow.WorkflowTemplatePlural},
 	{schema.GroupKind{Group: argoGroup, Kind: workflow.CronWorkflowKind}, workflow.CronWorkflowPlural},
 	{schema.GroupKind{Group: monitoringv1.SchemeGroupVersion.Group, Kind: monitoringv1.PrometheusRuleKind}, monitoringv1.PrometheusRuleName},

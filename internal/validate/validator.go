@@ -114,7 +114,8 @@ func compile(src crdSource, version string) (*kindValidator, error) {
 // object the CRD accepts then goes through upstream's validating admission code where it exports
 // one (admission.go); a refusal it words without a field has no Field (see Text). An object of a
 // built-in kind the provider writes (builtin.go) is judged as the apiserver's own validation of
-// that kind judges it, where that code is importable.
+// that kind judges it, where that code is importable. Argo's kinds are then also checked against
+// Argo Workflows v4's CRDs (crds_argo4.go).
 func Object(ctx context.Context, obj any) (field.ErrorList, error) {
 	_, errs, err := Admitted(ctx, obj)
 	return errs, err
@@ -134,11 +135,16 @@ func Admitted(ctx context.Context, obj any) (map[string]any, field.ErrorList, er
 		}
 		return u, nil, nil
 	}
+	sent := argo4Copy(gvk, u)
 	errs, err := checkCRDMap(ctx, gvk, u, true)
 	if err != nil || len(errs) > 0 {
 		return nil, errs, err // the apiserver calls the validating webhooks only on an object it accepts
 	}
 	if errs, err = admit(ctx, gvk, u); err != nil || len(errs) > 0 {
+		return nil, errs, err
+	}
+	// Last: what v3 refuses too is worded by v3's validator, which says more.
+	if errs, err := checkArgo4(ctx, gvk, sent); err != nil || len(errs) > 0 {
 		return nil, errs, err
 	}
 	return u, nil, nil

@@ -8,6 +8,9 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
-// The local control plane serves the real Argo CRDs and runs Kueue's manager (pod integration) and
-// Argo's workflow controller: runs of the templates are really queued, preempted and retried.
-func TestMain(m *testing.M) { os.Exit(acctest.Run(m, testcluster.WithKueue(), testcluster.WithArgo())) }
+// The local control plane serves the real Argo CRDs and runs Kueue's manager (pod integration),
+// Argo's workflow controller, kube-scheduler and KWOK (Karpenter when a test starts it): runs of
+// the templates are really queued, placed on nodes, preempted and retried.
+func TestMain(m *testing.M) {
+	os.Exit(acctest.Run(m, testcluster.WithKueue(), testcluster.WithArgo(), testcluster.WithNodes()))
+}

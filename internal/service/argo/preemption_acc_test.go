@@ -27,12 +27,13 @@ import (
 // kueueGate is the scheduling gate Kueue's pod webhook puts on a pod until its Workload is admitted.
 const kueueGate = "kueue.x-k8s.io/admission"
 
-// The seed platform's open problem, end to end with Kueue's and Argo's real controllers: a
-// low-priority run is admitted on the team's quota; a high-priority run that needs the same quota
-// makes Kueue preempt it; Argo records the interruption and retries it with the same checkpoint
-// path; the retry waits, gated, until the high-priority run is done, and is then admitted and
-// finishes. A run whose trainer exits 1 is not retried. The test plays the kubelet and Argo's
-// executor (there are no nodes).
+// The seed platform's open problem, end to end with Kueue's, Argo's and Karpenter's real
+// controllers and the real kube-scheduler, on nodes KWOK plays: a low-priority run is admitted on
+// the team's quota and runs on a node Karpenter launches from the pool; a high-priority run that
+// needs the same quota makes Kueue preempt it: the trainer gets SIGTERM and exits 143; Argo records
+// the interruption and retries it with the same checkpoint path; the retry waits, gated, until the
+// high-priority run is done, and is then admitted and finishes. A run whose trainer exits 1 is not
+// retried.
 func TestAccTrainingJobTemplate_survivesPreemption(t *testing.T) {
 	ns := acctest.Name("acc-e2e-nlp")
 	prefix := acctest.Name("acc-e2e")
@@ -42,10 +43,18 @@ locals {
   prefix = %[2]q
 }
 
+resource "mlplatform_gpu_node_pool" "a100" {
+  name       = "${local.prefix}-a100"
+  node_class = "gpu"
+  gpu        = { model = "a100-80gb" }
+  spot       = { max_gpus = 8 }
+  disruption = { consolidation_policy = "WhenEmpty", consolidate_after = "5s" }
+}
+
 resource "mlplatform_resource_flavor" "a100" {
   name        = "${local.prefix}-a100"
-  node_labels = { "mlplatform.io/gpu" = "a100-sxm4-80gb", "karpenter.sh/capacity-type" = "spot" }
-  node_taints = [{ key = "nvidia.com/gpu", value = "true", effect = "NoSchedule" }]
+  node_labels = mlplatform_gpu_node_pool.a100.supplies["spot"].node_labels
+  node_taints = mlplatform_gpu_node_pool.a100.supplies["spot"].taints
 }
 
 # Room for one run at a time: one GPU.
@@ -102,6 +111,8 @@ resource "mlplatform_workload_priority_class" "high" {
 		Steps: []resource.TestStep{{
 			Config: config,
 			Check: func(*terraform.State) error {
+				stop := acctest.RunPoolsOnKWOK(t)
+				defer stop()
 				e := &e2e{t: t, ns: ns, pods: kubernetes.NewForConfigOrDie(acctest.RestConfig(t)).CoreV1().Pods(ns)}
 				defer e.release()
 				e.preemptedRunResumes()
@@ -151,54 +162,51 @@ func eventually(within time.Duration, done func() bool) bool {
 
 func (e *e2e) preemptedRunResumes() {
 	t := e.t
-	e.submit("low-run", "sentiment-low")
+	// Long enough to be preempted while it trains (its retry trains as long).
+	e.submit("low-run", "sentiment-low", "60s", "")
 	low := e.waitPod("low-run", nil, "admitted", admitted)
 	e.checkLabels(low, "sentiment-low")
 	if got := low.Spec.NodeSelector["karpenter.sh/capacity-type"]; got != "spot" {
 		t.Errorf("admitted pod's nodeSelector = %v; want the flavor's capacity type spot", low.Spec.NodeSelector)
 	}
-	ckpt := checkpointEnv(t, low)
+	ckpt := acctest.CheckpointDir(t, low)
 	if want := "s3://ckpt/sentiment/" + e.ns + "/low-run"; ckpt != want {
 		t.Errorf("checkpoint path = %q; want %q", ckpt, want)
 	}
-	acctest.PodRunning(t, e.ns, low.Name)
+	low = e.waitPod("low-run", nil, "running on a node", running)
 	// Argo has seen it run for longer than RECENTLY_STARTED_POD_DURATION (10s): a pod that goes
 	// sooner is re-created as the same attempt (informer lag), not recorded as an interruption.
 	e.waitAttempts("low-run", "Running: ")
-	time.Sleep(time.Until(low.CreationTimestamp.Add(11 * time.Second)))
+	time.Sleep(time.Until(low.Status.StartTime.Add(11 * time.Second)))
+	lowExit := testcluster.WatchExit(t, e.pods, low)
 
-	e.submit("high-run", "sentiment-high")
+	e.submit("high-run", "sentiment-high", "10s", "")
 	high := e.waitPod("high-run", nil, "created", func(*corev1.Pod) bool { return true })
 	// Not checked: gated. Kueue takes the quota back from the preempted Workload as it evicts it,
 	// before the pod is gone, so the high-priority pod may be admitted before the test sees it.
 	e.checkLabels(high, "sentiment-high")
-	// Kueue preempts the low-priority pod: it marks it and deletes it. The kubelet sends SIGTERM:
-	// Argo's wait container reports, the trainer exits 143, the pod object goes.
+	// Kueue preempts the low-priority pod: it marks it and deletes it. The trainer gets SIGTERM
+	// and exits 143 (KWOK's node), the pod object goes, its Workload with it.
 	e.waitDeleting(low.Name)
-	acctest.TaskResultCompleted(t, e.ns, low.Name)
-	acctest.PodFinished(t, e.ns, low.Name, 143, "Error", "")
-	acctest.PodDeleted(t, e.ns, low.Name)
-	acctest.CollectGarbage(t, e.ns, low.UID, podsGVR, low.Name, workloadGVR)
+	if code := lowExit(); code != 143 {
+		t.Errorf("the preempted trainer exited %d; want 143, SIGTERM's", code)
+	}
 
 	// Argo retries the interrupted run: a new pod of the same run, with the same checkpoint path,
 	// gated while the high-priority run holds the quota.
 	retry := e.waitPod("low-run", []types.UID{low.UID}, "created for the retry", func(*corev1.Pod) bool { return true })
-	if got := checkpointEnv(t, retry); got != ckpt {
+	if got := acctest.CheckpointDir(t, retry); got != ckpt {
 		t.Errorf("retried pod's checkpoint path = %q; want the first attempt's %q", got, ckpt)
 	}
-	high = e.waitPod("high-run", nil, "admitted", admitted)
+	e.waitPod("high-run", nil, "admitted", admitted)
 	if !gated(e.get(retry.Name)) {
 		t.Errorf("retried pod %s is not gated while the high-priority run holds the quota", retry.Name)
 	}
-	acctest.PodRunning(t, e.ns, high.Name)
-	acctest.FinishWorkflowPod(t, e.ns, high.Name, 0, "", "")
 	e.waitWorkflow("high-run", "Succeeded")
 
-	retry = e.waitPod("low-run", []types.UID{low.UID}, "admitted after the high-priority run", admitted)
-	acctest.PodRunning(t, e.ns, retry.Name)
-	acctest.FinishWorkflowPod(t, e.ns, retry.Name, 0, "", "")
+	e.waitPod("low-run", []types.UID{low.UID}, "admitted after the high-priority run", admitted)
 	wf := e.waitWorkflow("low-run", "Succeeded")
-	if msgs := attemptMessages(wf); len(msgs) != 2 {
+	if msgs := acctest.WorkflowAttempts(wf); len(msgs) != 2 {
 		t.Errorf("low-run's attempts: %q; want two, the first interrupted", msgs)
 	} else {
 		t.Logf("low-run's attempts: %q", msgs)
@@ -207,12 +215,9 @@ func (e *e2e) preemptedRunResumes() {
 
 func (e *e2e) failedRunIsFinal() {
 	t := e.t
-	e.submit("bug-run", "sentiment-low")
-	pod := e.waitPod("bug-run", nil, "admitted", admitted)
-	acctest.PodRunning(t, e.ns, pod.Name)
-	acctest.FinishWorkflowPod(t, e.ns, pod.Name, 1, "Error", "")
+	e.submit("bug-run", "sentiment-low", "3s", "1")
 	wf := e.waitWorkflow("bug-run", "Failed")
-	if msgs := attemptMessages(wf); len(msgs) != 1 {
+	if msgs := acctest.WorkflowAttempts(wf); len(msgs) != 1 {
 		t.Errorf("bug-run's attempts: %q; want one: exit 1 is not retried", msgs)
 	}
 	time.Sleep(3 * time.Second) // a retry would create a pod within this
@@ -221,8 +226,8 @@ func (e *e2e) failedRunIsFinal() {
 	}
 }
 
-// release deletes the runs, their pods and Workloads, so that the queue can be destroyed even
-// after a failure midway (the garbage collector and kubelets that would do it do not run here).
+// release deletes the runs, their pods and Workloads at once, so that the queue can be destroyed
+// even after a failure midway.
 func (e *e2e) release() {
 	ctx := context.Background()
 	client := acctest.Dynamic(e.t)
@@ -240,17 +245,10 @@ func (e *e2e) release() {
 	_ = client.Resource(workloadGVR).Namespace(e.ns).DeleteCollection(ctx, metav1.DeleteOptions{}, metav1.ListOptions{})
 }
 
-// submit creates a Workflow that runs template, as `argo submit --from workflowtemplate/...` does.
-func (e *e2e) submit(name, template string) {
+// submit runs template as Workflow name, whose pods end after runFor with exitCode.
+func (e *e2e) submit(name, template, runFor, exitCode string) {
 	e.t.Helper()
-	wf := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "argoproj.io/v1alpha1", "kind": "Workflow",
-		"metadata": map[string]any{"name": name, "namespace": e.ns},
-		"spec":     map[string]any{"workflowTemplateRef": map[string]any{"name": template}},
-	}}
-	if _, err := acctest.Dynamic(e.t).Resource(workflowKind.GVR).Namespace(e.ns).Create(context.Background(), wf, metav1.CreateOptions{}); err != nil {
-		e.t.Fatalf("submit %s: %v", name, err)
-	}
+	acctest.SubmitRun(e.t, acctest.Dynamic(e.t), e.ns, name, template, runFor, exitCode)
 }
 
 func (e *e2e) list(workflow string) []corev1.Pod {
@@ -342,7 +340,7 @@ func (e *e2e) describe(workflow string) string {
 			workloads = append(workloads, fmt.Sprintf("%s %v", w.GetName(), conds))
 		}
 	}
-	return fmt.Sprintf("%s (%s), attempts %q; workloads: %s", phase, msg, attemptMessages(wf), strings.Join(workloads, "; "))
+	return fmt.Sprintf("%s (%s), attempts %q; workloads: %s", phase, msg, acctest.WorkflowAttempts(wf), strings.Join(workloads, "; "))
 }
 
 var (
@@ -355,7 +353,7 @@ func (e *e2e) waitAttempts(workflow string, want ...string) {
 	e.t.Helper()
 	var got []string
 	if eventually(time.Minute, func() bool {
-		got = attemptMessages(acctest.Get(e.t, workflowKind, e.ns, workflow))
+		got = acctest.WorkflowAttempts(acctest.Get(e.t, workflowKind, e.ns, workflow))
 		return slices.Equal(got, want)
 	}) {
 		return
@@ -383,43 +381,12 @@ func gated(p *corev1.Pod) bool {
 	return slices.ContainsFunc(p.Spec.SchedulingGates, func(g corev1.PodSchedulingGate) bool { return g.Name == kueueGate })
 }
 
+// running: bound to a node and running there.
+func running(p *corev1.Pod) bool { return p.Spec.NodeName != "" && p.Status.Phase == corev1.PodRunning }
+
 // admitted: Kueue's pod (it has its finalizer) with the gate removed.
 func admitted(p *corev1.Pod) bool {
 	return slices.Contains(p.Finalizers, "kueue.x-k8s.io/managed") && !gated(p)
-}
-
-func checkpointEnv(t *testing.T, p *corev1.Pod) string {
-	t.Helper()
-	for _, c := range p.Spec.Containers {
-		for _, env := range c.Env {
-			if env.Name == "CHECKPOINT_DIR" {
-				return env.Value
-			}
-		}
-	}
-	t.Fatalf("pod %s has no CHECKPOINT_DIR", p.Name)
-	return ""
-}
-
-// attemptMessages are the messages of a run's pod nodes, in start order.
-func attemptMessages(wf *unstructured.Unstructured) []string {
-	nodes, _, _ := unstructured.NestedMap(wf.Object, "status", "nodes")
-	type attempt struct{ started, msg string }
-	var all []attempt
-	for _, n := range nodes {
-		n := n.(map[string]any)
-		if n["type"] == "Pod" {
-			msg, _ := n["message"].(string)
-			started, _ := n["startedAt"].(string)
-			all = append(all, attempt{started, fmt.Sprintf("%s: %s", n["phase"], msg)})
-		}
-	}
-	slices.SortFunc(all, func(a, b attempt) int { return strings.Compare(a.started, b.started) })
-	out := make([]string, len(all))
-	for i, a := range all {
-		out[i] = a.msg
-	}
-	return out
 }
 
 var (

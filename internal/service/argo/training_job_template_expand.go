@@ -126,7 +126,7 @@ const checkpointSuffix = "/{{workflow.name}}"
 func nodeSelector(m *trainingJobTemplateModel, p *jobPlan) map[string]string {
 	out := map[string]string{}
 	if p.GPU != nil {
-		out[capacity.LabelGPU] = strings.ToLower(p.GPU.Model.Name)
+		out[capacity.LabelGPU] = capacity.GPULabel(p.GPU.Model)
 	}
 	if c := m.Capacity.ValueString(); c != capacityAny && c != "" {
 		out[capacity.LabelCapacityType] = c

@@ -40,7 +40,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"integration reads it. Before the template is written, the provider checks that Kueue could admit one " +
 			"of its pods there: the LocalQueue exists, its ClusterQueue has a flavor whose nodes the pod selects " +
 			"(`capacity`, GPU model) and tolerates, and one pod's request fits that flavor's nominal quota plus " +
-			"borrowing limit. Refer to the queue resource (`mlplatform_local_queue.x.name`) so that it is created first.",
+			"borrowing limit. Refer to the queue resource (`mlplatform_local_queue.x.name`) so that it is created first. " +
+			"Kueue v0.19 turns `waitForPodsReady` on by default: an admitted run whose pods are not all ready within 30 " +
+			"minutes (a new GPU node's start, which Karpenter gives up on after 15 minutes unregistered, plus the image " +
+			"pull) is evicted and requeued with backoff (60 s, doubling to an hour); raise `waitForPodsReady.timeout` in " +
+			"Kueue's configuration for slow-starting GPU nodes or very large images.",
 		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["priority_class"] = schema.StringAttribute{Optional: true,
 		MarkdownDescription: "Name of a Kueue WorkloadPriorityClass for the runs (label `" + labelPriority + "` on their pods).",
@@ -163,7 +167,10 @@ func checkpointAttribute() schema.Attribute {
 			"termination_grace_period": schema.StringAttribute{Optional: true, Computed: true,
 				Default: stringdefault.StaticString(defaultGraceTime),
 				MarkdownDescription: "Time between SIGTERM and SIGKILL, for a trainer that saves a checkpoint on SIGTERM " +
-					"(`terminationGracePeriodSeconds`). Defaults to `120s`, the spot interruption notice.",
+					"(`terminationGracePeriodSeconds`). Defaults to `120s`, the spot interruption notice. Under Kueue v0.19's " +
+					"`waitForPodsReady` (on by default) the replacement pod of a retry must be ready within its " +
+					"`recoveryTimeout` (the 30-minute timeout unless set) of the pod going unready: this grace, a new " +
+					"node's start and the image pull all count against it.",
 				Validators: []validator.String{durationValidator{min: time.Second}}},
 		}}
 }

@@ -80,7 +80,9 @@ func (trainingSchedule) Schema(ctx context.Context) schema.Schema {
 	attrs["schedules"] = schema.ListAttribute{ElementType: types.StringType, Required: true,
 		MarkdownDescription: "When to start a run: cron schedules of five fields (`0 2 * * *`) or descriptors (`@daily`, " +
 			"`@every 6h`), parsed at plan as Argo's cron controller parses them; a run starts at each time any of " +
-			"them names. Without a timezone prefix: `timezone` applies to all.",
+			"them names. Without a timezone prefix: `timezone` applies to all. Fields are numbers (`0 2 * * 1`, not " +
+			"`MON`) and `@every` takes whole numbers (`@every 90m`, not `1.5h`): Argo Workflows v4's CRD refuses " +
+			"the others, and so does the plan.",
 		Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.UniqueValues(),
 			listvalidator.ValueStringsAre(cronValidator{})}}
 	attrs["timezone"] = schema.StringAttribute{Required: true,

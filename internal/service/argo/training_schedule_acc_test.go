@@ -207,6 +207,9 @@ func TestAccTrainingSchedule_refusedAtPlan(t *testing.T) {
 			`Attribute schedules[1]: "0 0 2 * * *" is not a cron schedule`},
 		"timezone in the schedule": {`schedules = ["CRON_TZ=UTC 0 2 * * *"]`,
 			`Attribute schedules[0]: "CRON_TZ=UTC 0 2 * * *" carries a timezone; set it in ` + "`timezone`" + ` instead`},
+		// robfig/cron and v3 take names; Argo Workflows v4's CRD takes digits only.
+		"weekday name": {`schedules = ["@daily", "0 2 * * MON"]`,
+			`Attribute schedules[1]: spec.schedules[1]: Invalid value: "0 2 * * MON": Argo Workflows v4's CRD: spec.schedules[1] in body should match`},
 		"invalid timezone": {"schedules = [\"@daily\"]\ntimezone = \"Europe/Berlim\"",
 			`Attribute timezone: "Europe/Berlim" is not an IANA timezone name`},
 		"local timezone": {"schedules = [\"@daily\"]\ntimezone = \"Local\"",

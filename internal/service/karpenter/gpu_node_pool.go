@@ -171,7 +171,7 @@ func capacityAttribute(kind string, weight int64) schema.SingleNestedAttribute {
 			"nodes": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "A static pool: Karpenter keeps exactly this many nodes, whether pods need them or not " +
 					"(the NodePool's `replicas`), e.g. a reserved block of nodes for a long training run. Karpenter's " +
-					"`StaticCapacity` feature gate must be on (`--feature-gates StaticCapacity=true`, alpha in v1.12). The " +
+					"`StaticCapacity` feature gate must be on (`--feature-gates StaticCapacity=true`, alpha since v1.12, still in v1.15). The " +
 					"instance types must carry one GPU count, so that `supplies` are known. Excludes `max_gpus`, `max_cpu`, " +
 					"`max_memory` and `weight`, which Karpenter refuses on static NodePools, and Karpenter cannot turn a " +
 					"NodePool static or dynamic in place, so setting or removing it replaces the pool.",
@@ -243,7 +243,9 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 	attrs["gpu"] = schema.SingleNestedAttribute{Required: true, MarkdownDescription: "Which GPUs the nodes carry.",
 		Attributes: map[string]schema.Attribute{
 			"model": schema.StringAttribute{Required: true,
-				MarkdownDescription: "GPU model, by any name `data.mlplatform_gpu` accepts (e.g. `a100-80gb`, `H100`)."},
+				MarkdownDescription: "GPU model, by any name `data.mlplatform_gpu` accepts (e.g. `a100-80gb`, `H100`), " +
+					"that an EC2 instance type carries; a model only NVIDIA's MIG configs name (e.g. `a800`, `h20`) is refused " +
+					"at plan. `gb200` runs on `p6e-gb200.36xlarge`, selected by name (not by `instance_requirements`)."},
 			"instance_types": schema.ListAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "EC2 instance types, each checked to carry `model`. Omitted, and without " +
 					"`instance_requirements`: every instance type of the model in the provider's catalog, by name.",

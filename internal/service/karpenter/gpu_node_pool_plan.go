@@ -74,7 +74,9 @@ func planPool(in poolInput) (*poolPlan, *planError) {
 	}
 	p := &poolPlan{Model: m, Requirements: in.Requirements}
 	if len(m.InstanceTypes) == 0 {
-		return nil, &planError{[]any{"gpu", "model"}, fmt.Sprintf("%s is not offered on AWS EC2", m.Name)}
+		return nil, &planError{[]any{"gpu", "model"}, fmt.Sprintf("%s is not offered on AWS EC2: no instance type in the "+
+			"catalog carries it, so no node pool can launch it (it can still be named in mlplatform_mig_config entries). "+
+			"Models on EC2: %s", m.Name, strings.Join(modelsOnEC2(), ", "))}
 	}
 	switch {
 	case in.Requirements != nil:
@@ -256,6 +258,17 @@ func (p *poolPlan) onDemandPerGPU(in poolInput, region string) (float64, string)
 	return best, ""
 }
 
+// modelsOnEC2 are the catalog's models that some EC2 instance type carries.
+func modelsOnEC2() []string {
+	var out []string
+	for _, m := range gpu.Models() {
+		if len(m.InstanceTypes) > 0 {
+			out = append(out, m.Name)
+		}
+	}
+	return out
+}
+
 func instanceTypeNames(its []gpu.InstanceType) string {
 	names := make([]string, len(its))
 	for i, it := range its {
@@ -272,7 +285,7 @@ func (p *poolPlan) needsOverlay() bool {
 
 // nodeLabels are the labels the pool writes on its nodes, besides the user's.
 func (p *poolPlan) nodeLabels() map[string]string {
-	out := map[string]string{capacity.LabelGPU: strings.ToLower(p.Model.Name)}
+	out := map[string]string{capacity.LabelGPU: capacity.GPULabel(p.Model)}
 	if cfg, ok := p.Exposure.NodeLabels[gpu.LabelMIGConfig]; ok {
 		out[gpu.LabelMIGConfig] = cfg
 	}
@@ -294,7 +307,7 @@ type supply struct {
 
 func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
 	labels := map[string]string{
-		capacity.LabelGPU:          strings.ToLower(p.Model.Name),
+		capacity.LabelGPU:          capacity.GPULabel(p.Model),
 		capacity.LabelCapacityType: c.Type,
 		capacity.LabelNodePool:     pool + "-" + c.Type,
 	}

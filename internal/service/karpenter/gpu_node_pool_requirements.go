@@ -85,6 +85,11 @@ func (r *instanceRequirementsModel) input() (out gpu.InstanceRequirements, ok bo
 // m has instance types (planPool refuses a model without).
 func allowedByRequirements(m *gpu.Model, r gpu.InstanceRequirements) ([]gpu.InstanceType, *planError) {
 	at := func(steps ...any) []any { return append([]any{"gpu", "instance_requirements"}, steps...) }
+	if m.KarpenterGPUName == "" { // the NodePool would have no GPU label to require
+		return nil, &planError{at(), fmt.Sprintf("%s cannot be selected by requirements: the karpenter.k8s.aws/instance-gpu-name "+
+			"and instance-gpu-memory EC2 gives %s are not known to the catalog; leave gpu.instance_requirements out or name "+
+			"the instance types in gpu.instance_types", m.Name, instanceTypeNames(m.InstanceTypes))}
+	}
 	families, generations, counts := map[string]bool{}, map[int]bool{}, map[int]bool{}
 	for _, it := range m.InstanceTypes {
 		families[it.Family()], generations[it.Generation()], counts[it.GPUs] = true, true, true

@@ -74,6 +74,8 @@ func TestPlanPool_requirementsRefused(t *testing.T) {
 		{"each met, not together", onDemandPool("l4", gpu.InstanceRequirements{Families: []string{"gr6"}, GPUCounts: []int{8}}),
 			"[gpu instance_requirements]", "the requirements together match none of the L4 instance types (g6.xlarge: family g6, generation 6, 1 GPUs;"},
 		{"a model not on EC2", onDemandPool("a30", gpu.InstanceRequirements{}), "[gpu model]", "is not offered on AWS EC2"},
+		{"EC2 labels not known", onDemandPool("gb200", gpu.InstanceRequirements{}), "[gpu instance_requirements]",
+			"GB200-186GB cannot be selected by requirements: the karpenter.k8s.aws/instance-gpu-name and instance-gpu-memory EC2 gives p6e-gb200.36xlarge are not known"},
 		{"static over two counts", func() poolInput {
 			in := onDemandPool("h100", gpu.InstanceRequirements{})
 			in.Capacity[0].MaxGPUs, in.Capacity[0].Nodes = 0, new(int64)

@@ -140,6 +140,8 @@ func (nodeClass) UpstreamPaths(kube.Kind) map[string]string {
 		"spec.placementGroupSelector.id":        "placement_group_id",
 		"spec.tags":                             "tags_all",
 		"spec.metadataOptions.httpProtocolIPv6": "metadata_options.http_protocol_ipv6",
+		"spec.enclaveOptions.enabled":           "nitro_enclaves",
+		"spec.cpuOptions.nestedVirtualization":  "nested_virtualization",
 	}
 }
 
@@ -150,8 +152,7 @@ func (nodeClass) UpstreamPointers(kube.Kind) []framework.UpstreamPointer {
 		{Field: "spec", Message: "must specify exactly one of ['role', 'instanceProfile']", To: "role"},
 		{Field: "spec", Message: "must specify amiFamily if amiSelectorTerms does not contain an alias", To: "ami_family"},
 		{Field: "spec", Message: "amiFamily must be", To: "ami_family"},
-		{Field: "spec.kubelet", Message: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent",
-			To: "kubelet.image_gc_high_threshold_percent"},
+		{Field: "spec.kubelet", Message: "must be greater than imageGCLowThresholdPercent", To: "kubelet.image_gc_high_threshold_percent"},
 		{Field: "spec.placementGroupSelector", Message: "'name' and 'id' are mutually exclusive", To: "placement_group_name"},
 		{Field: "spec.blockDeviceMappings[*].ebs", Message: "snapshotID must be set when volumeInitializationRate is set",
 			To: "block_device[*].volume_initialization_rate"},
@@ -224,7 +225,7 @@ func (nodeClass) Schema(ctx context.Context) schema.Schema {
 			"validation rules are checked at plan time. The provider's `default_labels` and `billing` become EC2 " +
 			"tags on every instance and volume, for per-team cost allocation. A `mlplatform_gpu_node_pool` with `billing` " +
 			"launches its nodes with a copy of the class that adds those tags; each apply of the class updates its copies. " +
-			"Every field of the EC2NodeClass v1 spec of karpenter-provider-aws v1.12 can be set (`placementGroupSelector` " +
+			"Every field of the EC2NodeClass v1 spec of karpenter-provider-aws v1.15 can be set (`placementGroupSelector` " +
 			"as `placement_group_name` or `placement_group_id`), and a test fails when a Karpenter upgrade adds one that cannot.",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
@@ -288,16 +289,17 @@ func kubeletAttribute() schema.SingleNestedAttribute {
 	reserved := []string{"cpu", "memory", "ephemeral-storage", "pid"}
 	signals := []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
 	resMap := func(desc string, keys []string) schema.MapAttribute {
-		return schema.MapAttribute{ElementType: types.StringType, Optional: true,
-			MarkdownDescription: desc + " Keys: " + code(keys) + ".",
-			Validators:          []validator.Map{mapvalidator.ValueStringsAre(stringvalidator.RegexMatches(nonNegative, "must not be negative"))}}
+		return schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: desc + " Keys: " + code(keys) + "."}
 	}
 	pct := func(desc string) schema.Int64Attribute {
 		return schema.Int64Attribute{Optional: true, MarkdownDescription: desc}
 	}
 	return schema.SingleNestedAttribute{
-		Optional:            true,
-		MarkdownDescription: "The kubelet settings Karpenter supports (a subset of KubeletConfiguration).",
+		Optional: true,
+		MarkdownDescription: "The kubelet settings Karpenter reads (a subset of KubeletConfiguration), written to the " +
+			"EC2NodeClass's `spec.kubelet`. The plan checks them as Karpenter's controller does; since Karpenter v1.15 the " +
+			"apiserver does not, and the controller refuses a bad value by launching no node. Settings Karpenter only " +
+			"passes through (NUMA and CPU manager policies) are `node_config`'s.",
 		Attributes: map[string]schema.Attribute{
 			"max_pods":        schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum pods per node."},
 			"pods_per_core":   schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods per CPU core; capped by `max_pods`."},

@@ -126,30 +126,7 @@ func (nodeClass) Expand(ctx context.Context, m *nodeClassModel, meta framework.O
 		})
 	}
 	if k := m.Kubelet; k != nil {
-		kc := &awsv1.KubeletConfiguration{
-			MaxPods: int32Ptr(k.MaxPods), PodsPerCore: int32Ptr(k.PodsPerCore),
-			SystemReserved: framework.StringMap(ctx, k.SystemReserved, &diags), KubeReserved: framework.StringMap(ctx, k.KubeReserved, &diags),
-			EvictionHard:                framework.StringMap(ctx, k.EvictionHard, &diags),
-			EvictionSoft:                framework.StringMap(ctx, k.EvictionSoft, &diags),
-			EvictionMaxPodGracePeriod:   int32Ptr(k.EvictionMaxPod),
-			ImageGCHighThresholdPercent: int32Ptr(k.ImageGCHigh), ImageGCLowThresholdPercent: int32Ptr(k.ImageGCLow),
-			CPUCFSQuota: boolPtr(k.CPUCFSQuota),
-		}
-		if !k.ClusterDNS.IsNull() {
-			diags.Append(k.ClusterDNS.ElementsAs(ctx, &kc.ClusterDNS, false)...)
-		}
-		for signal, d := range framework.StringMap(ctx, k.EvictionGrace, &diags) {
-			parsed, err := time.ParseDuration(d)
-			if err != nil { // refused at plan by the attribute's validator; kept as a guard
-				diags.AddAttributeError(path.Root("kubelet").AtName("eviction_soft_grace_period").AtMapKey(signal), "Invalid duration", err.Error())
-				continue
-			}
-			if kc.EvictionSoftGracePeriod == nil {
-				kc.EvictionSoftGracePeriod = map[string]metav1.Duration{}
-			}
-			kc.EvictionSoftGracePeriod[signal] = metav1.Duration{Duration: parsed}
-		}
-		spec.Kubelet = kc
+		spec.Kubelet = expandKubelet(ctx, k, &diags)
 	}
 	if o := m.MetadataOptions; o != nil {
 		spec.MetadataOptions = &awsv1.MetadataOptions{HTTPEndpoint: strPtr(o.HTTPEndpoint), HTTPProtocolIPv6: strPtr(o.HTTPProtocolIPv6),
@@ -243,7 +220,7 @@ func (nodeClass) Flatten(ctx context.Context, obj *unstructured.Unstructured, m 
 	}
 	m.SecurityGroupSelector = sgs
 	m.BlockDevice = flattenBlockDevices(s.BlockDeviceMappings, m.BlockDevice)
-	m.Kubelet = flattenKubelet(ctx, s.Kubelet, m.Kubelet)
+	m.Kubelet = flattenKubelet(ctx, s.Kubelet, m.Kubelet, &diags)
 	m.launchModel = flattenLaunch(s, m.launchModel, importing)
 	if o := s.MetadataOptions; o != nil && (m.MetadataOptions != nil || importing) {
 		m.MetadataOptions = &metadataOptionsModel{HTTPEndpoint: ptrStr(o.HTTPEndpoint), HTTPProtocolIPv6: ptrStr(o.HTTPProtocolIPv6),
@@ -289,31 +266,6 @@ func flattenBlockDevices(in []*awsv1.BlockDeviceMapping, prior []blockDeviceMode
 			d.SnapshotID, d.InitializationRate = ptrStr(e.SnapshotID), ptrInt32(e.VolumeInitializationRate)
 		}
 		out = append(out, d)
-	}
-	return out
-}
-
-func flattenKubelet(ctx context.Context, k *awsv1.KubeletConfiguration, prior *kubeletModel) *kubeletModel {
-	if k == nil {
-		return nil
-	}
-	p := kubeletModel{SystemReserved: types.MapNull(types.StringType), KubeReserved: types.MapNull(types.StringType),
-		EvictionHard: types.MapNull(types.StringType), EvictionSoft: types.MapNull(types.StringType),
-		EvictionGrace: types.MapNull(types.StringType), ClusterDNS: types.ListNull(types.StringType)}
-	if prior != nil {
-		p = *prior
-	}
-	out := &kubeletModel{MaxPods: ptrInt32(k.MaxPods), PodsPerCore: ptrInt32(k.PodsPerCore),
-		SystemReserved: framework.AtomicMap(k.SystemReserved, p.SystemReserved),
-		KubeReserved:   framework.AtomicMap(k.KubeReserved, p.KubeReserved),
-		EvictionHard:   framework.AtomicMap(k.EvictionHard, p.EvictionHard),
-		EvictionSoft:   framework.AtomicMap(k.EvictionSoft, p.EvictionSoft),
-		EvictionGrace:  flattenGracePeriods(k.EvictionSoftGracePeriod, p.EvictionGrace),
-		EvictionMaxPod: ptrInt32(k.EvictionMaxPodGracePeriod),
-		ImageGCHigh:    ptrInt32(k.ImageGCHighThresholdPercent), ImageGCLow: ptrInt32(k.ImageGCLowThresholdPercent),
-		CPUCFSQuota: ptrBool(k.CPUCFSQuota), ClusterDNS: types.ListNull(types.StringType)}
-	if len(k.ClusterDNS) > 0 {
-		out.ClusterDNS, _ = types.ListValueFrom(ctx, types.StringType, k.ClusterDNS)
 	}
 	return out
 }

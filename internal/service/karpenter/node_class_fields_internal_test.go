@@ -18,10 +18,11 @@ var specAttributes = map[string]string{
 	"instanceProfile": "instance_profile", "tags": "tags", "kubelet": "kubelet", "blockDeviceMappings": "block_device",
 	"instanceStorePolicy": "instance_store_policy", "networkInterfaces": "network_interfaces",
 	"detailedMonitoring": "detailed_monitoring", "metadataOptions": "metadata_options", "context": "context",
+	"enclaveOptions": "nitro_enclaves", "cpuOptions": "nested_virtualization", "connectionTracking": "connection_tracking",
 }
 
-// Every field of the pinned EC2NodeClass spec, and of its kubelet block and EBS volumes, can be
-// written: a Karpenter upgrade that adds one fails here until the resource gains it.
+// Every field of the pinned EC2NodeClass spec, of its kubelet map that Karpenter reads (the others
+// pass through to the AMI family's kubelet config) and of its EBS volumes can be written: a Karpenter upgrade that adds one fails here until the resource gains it.
 func TestNodeClass_everySpecFieldExpressible(t *testing.T) {
 	s := nodeClass{}.Schema(context.Background())
 	for _, f := range jsonFields(reflect.TypeFor[awsv1.EC2NodeClassSpec]()) {
@@ -35,7 +36,7 @@ func TestNodeClass_everySpecFieldExpressible(t *testing.T) {
 		}
 	}
 	kubelet := kubeletAttribute().Attributes
-	for _, f := range jsonFields(reflect.TypeFor[awsv1.KubeletConfiguration]()) {
+	for _, f := range jsonFields(reflect.TypeFor[awsv1.ParsedKubeletConfig]()) {
 		if _, ok := kubelet[snake(f)]; !ok {
 			t.Errorf("spec.kubelet.%s has no attribute kubelet.%s", f, snake(f))
 		}

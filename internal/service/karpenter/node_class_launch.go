@@ -18,7 +18,8 @@ import (
 
 // launchModel is how the nodes are launched beyond AMI, subnets and disks: the capacity
 // reservations and placement group they use, their network interfaces (EFA), instance store,
-// monitoring. Limits and enums from the EC2NodeClass CRD (karpenter-provider-aws v1.12.0).
+// monitoring, CPU and Nitro options, connection tracking. Limits and enums from the EC2NodeClass
+// CRD (karpenter-provider-aws v1.15.2).
 type launchModel struct {
 	CapacityReservationSelector []capacityReservationTermModel `tfsdk:"capacity_reservation_selector"`
 	PlacementGroupName          types.String                   `tfsdk:"placement_group_name"`
@@ -30,6 +31,15 @@ type launchModel struct {
 	InstanceStorePolicy         types.String                   `tfsdk:"instance_store_policy"`
 	DetailedMonitoring          types.Bool                     `tfsdk:"detailed_monitoring"`
 	Context                     types.String                   `tfsdk:"context"`
+	NitroEnclaves               types.Bool                     `tfsdk:"nitro_enclaves"`
+	NestedVirtualization        types.String                   `tfsdk:"nested_virtualization"`
+	ConnectionTracking          *connectionTrackingModel       `tfsdk:"connection_tracking"`
+}
+
+type connectionTrackingModel struct {
+	TCPEstablished types.Int64 `tfsdk:"tcp_established_timeout"`
+	UDPStream      types.Int64 `tfsdk:"udp_stream_timeout"`
+	UDP            types.Int64 `tfsdk:"udp_timeout"`
 }
 
 type capacityReservationTermModel struct {
@@ -111,6 +121,22 @@ func launchAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Whether CloudWatch detailed (1-minute) monitoring is on for the nodes."},
 		"context": schema.StringAttribute{Optional: true,
 			MarkdownDescription: "The EC2 Fleet `Context`, a field AWS reserves for some accounts; set it only when AWS says to."},
+		"nitro_enclaves": schema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Whether the nodes are enabled for AWS Nitro Enclaves. Needs Karpenter v1.15 or newer."},
+		"nested_virtualization": schema.StringAttribute{Optional: true,
+			MarkdownDescription: "`enabled` or `disabled`: nested virtualization on the nodes. Enabled, Karpenter launches only " +
+				"instance types that report support for it. Needs Karpenter v1.15 or newer."},
+		"connection_tracking": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "Idle connection tracking timeouts (seconds) of the nodes' network interfaces; EFA-only " +
+				"interfaces are excluded. Unset timeouts keep EC2's defaults. Needs Karpenter v1.15 or newer.",
+			Attributes: map[string]schema.Attribute{
+				"tcp_established_timeout": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "Idle established TCP connections, 60-432000; EC2's default is 432000 (350 on Nitro v6 types)."},
+				"udp_stream_timeout": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "Idle UDP flows that saw more than one request-response, 60-180; EC2's default is 180."},
+				"udp_timeout": schema.Int64Attribute{Optional: true,
+					MarkdownDescription: "Idle UDP flows in one direction or of one request-response, 30-60; EC2's default is 30."},
+			}},
 	}
 }
 
@@ -142,6 +168,16 @@ func (l launchModel) expandLaunch(ctx context.Context, spec *awsv1.EC2NodeClassS
 	}
 	spec.DetailedMonitoring = boolPtr(l.DetailedMonitoring)
 	spec.Context = strPtr(l.Context)
+	if !l.NitroEnclaves.IsNull() {
+		spec.EnclaveOptions = &awsv1.EnclaveOptions{Enabled: l.NitroEnclaves.ValueBool()}
+	}
+	if v := strPtr(l.NestedVirtualization); v != nil {
+		spec.CPUOptions = &awsv1.CPUOptions{NestedVirtualization: v}
+	}
+	if c := l.ConnectionTracking; c != nil {
+		spec.ConnectionTracking = &awsv1.ConnectionTracking{TCPEstablishedTimeout: int32Ptr(c.TCPEstablished),
+			UDPStreamTimeout: int32Ptr(c.UDPStream), UDPTimeout: int32Ptr(c.UDP)}
+	}
 }
 
 // flattenLaunch reads the launch settings back. A setting the configuration leaves unset is not
@@ -159,6 +195,8 @@ func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel, importing bool) 
 		DetailedMonitoring:       keep(ptrBool(s.DetailedMonitoring), prior.DetailedMonitoring).(types.Bool),
 		Context:                  keep(ptrStr(s.Context), prior.Context).(types.String),
 		InstanceStorePolicy:      types.StringNull(),
+		NitroEnclaves:            types.BoolNull(),
+		NestedVirtualization:     types.StringNull(),
 		PlacementGroupName:       types.StringNull(),
 		PlacementGroupID:         types.StringNull(),
 	}
@@ -166,6 +204,18 @@ func flattenLaunch(s awsv1.EC2NodeClassSpec, prior launchModel, importing bool) 
 		out.InstanceStorePolicy = types.StringValue(string(*s.InstanceStorePolicy))
 	}
 	out.InstanceStorePolicy = keep(out.InstanceStorePolicy, prior.InstanceStorePolicy).(types.String)
+	if s.EnclaveOptions != nil {
+		out.NitroEnclaves = types.BoolValue(s.EnclaveOptions.Enabled)
+	}
+	out.NitroEnclaves = keep(out.NitroEnclaves, prior.NitroEnclaves).(types.Bool)
+	if s.CPUOptions != nil {
+		out.NestedVirtualization = ptrStr(s.CPUOptions.NestedVirtualization)
+	}
+	out.NestedVirtualization = keep(out.NestedVirtualization, prior.NestedVirtualization).(types.String)
+	if c := s.ConnectionTracking; c != nil && (importing || prior.ConnectionTracking != nil) {
+		out.ConnectionTracking = &connectionTrackingModel{TCPEstablished: ptrInt32(c.TCPEstablishedTimeout),
+			UDPStream: ptrInt32(c.UDPStreamTimeout), UDP: ptrInt32(c.UDPTimeout)}
+	}
 	if g := s.PlacementGroupSelector; g != nil && (importing || !prior.PlacementGroupName.IsNull() || !prior.PlacementGroupID.IsNull()) {
 		out.PlacementGroupName, out.PlacementGroupID = ptrStr(g.Name), ptrStr(g.ID)
 	}

@@ -16,7 +16,8 @@ import (
 
 // A training node class as the EKS GPU blueprints write it: capacity reservations first, a
 // cluster placement group, EFA on the p5's network cards, the instance store as RAID0, a root
-// volume from a snapshot of pre-pulled images, soft eviction. Written through the real CRD (its
+// volume from a snapshot of pre-pulled images, soft eviction; and Karpenter v1.15's Nitro Enclaves,
+// nested virtualization and connection tracking. Written through the real CRD (its
 // CEL rules included), read back, imported, and taken away again.
 func TestAccNodeClass_launchSettings(t *testing.T) {
 	name := acctest.Name("acc-node-class-launch")
@@ -33,6 +34,9 @@ func TestAccNodeClass_launchSettings(t *testing.T) {
   ip_prefix_count             = 2
   instance_store_policy       = "RAID0"
   detailed_monitoring         = true
+  nitro_enclaves              = true
+  nested_virtualization       = "disabled"
+  connection_tracking         = { tcp_established_timeout = 3600, udp_timeout = 45 }
   kubelet = { eviction_soft = { "memory.available" = "5%" }, eviction_soft_grace_period = { "memory.available" = "1m30s" }, eviction_max_pod_grace_period = 600 }`
 	// The root volume of nodeClassConfig, then a data volume from a snapshot.
 	snapshotVolume := `[{ device_name = "/dev/xvda", root_volume = true, volume_size = "200Gi" }, { device_name = "/dev/xvdb", snapshot_id = "snap-0123456789abcdef0", volume_initialization_rate = 200 }]`
@@ -61,6 +65,9 @@ func TestAccNodeClass_launchSettings(t *testing.T) {
 						{[]string{"ipPrefixCount"}, int64(2)},
 						{[]string{"instanceStorePolicy"}, "RAID0"},
 						{[]string{"detailedMonitoring"}, true},
+						{[]string{"enclaveOptions"}, map[string]any{"enabled": true}},
+						{[]string{"cpuOptions"}, map[string]any{"nestedVirtualization": "disabled"}},
+						{[]string{"connectionTracking"}, map[string]any{"tcpEstablishedTimeout": int64(3600), "udpTimeout": int64(45)}},
 						{[]string{"blockDeviceMappings"}, []any{
 							map[string]any{"deviceName": "/dev/xvda", "rootVolume": true, "ebs": map[string]any{"volumeSize": "200Gi"}},
 							map[string]any{"deviceName": "/dev/xvdb", "ebs": map[string]any{"snapshotID": "snap-0123456789abcdef0", "volumeInitializationRate": int64(200)}}}},
@@ -89,7 +96,8 @@ func TestAccNodeClass_launchSettings(t *testing.T) {
 				}},
 				Check: func(*terraform.State) error {
 					live := acctest.Get(t, karpenter.EC2NodeClassKind, "", name)
-					for _, f := range []string{"capacityReservationSelectorTerms", "placementGroupSelector", "networkInterfaces", "instanceStorePolicy", "detailedMonitoring", "kubelet"} {
+					for _, f := range []string{"capacityReservationSelectorTerms", "placementGroupSelector", "networkInterfaces", "instanceStorePolicy", "detailedMonitoring", "kubelet",
+						"enclaveOptions", "cpuOptions", "connectionTracking"} {
 						if v := nested(t, live, "spec", f); v != nil {
 							return fmt.Errorf("spec.%s still set: %v", f, v)
 						}

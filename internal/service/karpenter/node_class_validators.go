@@ -18,10 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// nonNegative is a kubelet reservation that is not negative. The CRD's rule reports the map; this
-// names the key.
-var nonNegative = regexp.MustCompile(`^[^-]`)
-
 func code(values []string) string { return "`" + strings.Join(values, "`, `") + "`" }
 
 func stringDefault(s string) defaults.String { return stringdefault.StaticString(s) }

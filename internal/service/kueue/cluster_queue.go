@@ -25,6 +25,7 @@ type clusterQueueModel struct {
 	FairSharingWeight       types.String                  `tfsdk:"fair_sharing_weight"`
 	AdmissionMode           types.String                  `tfsdk:"admission_mode"`
 	AdmissionChecksStrategy []admissionCheckStrategyModel `tfsdk:"admission_checks_strategy"`
+	ConcurrentAdmission     *concurrentAdmissionModel     `tfsdk:"concurrent_admission_policy"`
 	StopPolicy              types.String                  `tfsdk:"stop_policy"`
 	WaitForActive           types.Bool                    `tfsdk:"wait_for_active"`
 	Active                  types.Bool                    `tfsdk:"active"`
@@ -52,6 +53,19 @@ type flavorFungibilityModel struct {
 type admissionCheckStrategyModel struct {
 	Name      types.String `tfsdk:"name"`
 	OnFlavors types.List   `tfsdk:"on_flavors"`
+}
+
+type concurrentAdmissionModel struct {
+	Migration migrationModel `tfsdk:"migration"`
+}
+
+type migrationModel struct {
+	Mode        types.String              `tfsdk:"mode"`
+	Constraints *migrationConstraintModel `tfsdk:"constraints"`
+}
+
+type migrationConstraintModel struct {
+	LastAcceptableFlavorName types.String `tfsdk:"last_acceptable_flavor_name"`
 }
 
 type clusterQueue struct{}

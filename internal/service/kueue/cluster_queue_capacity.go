@@ -2,7 +2,6 @@ package kueue
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -18,9 +17,11 @@ import (
 )
 
 // CheckBeforeApply checks the planned quotas against the GPU NodePools the named ResourceFlavors
-// select, before the queue is written: a quota for a resource those nodes never expose is an
-// error on its nominal_quota, an over-commit a warning. A cluster without Karpenter, or a flavor
-// that selects no mlplatform pool, is not checked.
+// select, before the queue is written: a quota for a resource those nodes never expose, or on a
+// flavor with the pools' mlplatform.io/gpu label that selects no pool, is an error on its
+// nominal_quota, an over-commit a warning. A cluster without Karpenter, or a flavor that selects
+// other nodes, is not checked. It also warns about a ProvisioningRequest
+// admission check on such a flavor (cluster_queue_provisioning.go).
 func (clusterQueue) CheckBeforeApply(ctx context.Context, c *kube.Client, m *clusterQueueModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -39,6 +40,11 @@ func (clusterQueue) CheckBeforeApply(ctx context.Context, c *kube.Client, m *clu
 	}
 	if err != nil {
 		diags.AddWarning("Quotas not checked against the GPU node pools", err.Error())
+	}
+	found, err := provisioningOnKarpenter(ctx, c, m)
+	diags.Append(found...)
+	if err != nil {
+		diags.AddWarning("Admission checks not checked against the GPU node pools", err.Error())
 	}
 	return diags
 }
@@ -72,25 +78,11 @@ func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (
 	if len(in.quotas) == 0 {
 		return nil, nil
 	}
-	if err := c.EnsureServed(ctx, capacity.NodePoolKind); err != nil {
-		var ni *kube.NotInstalledError
-		if errors.As(err, &ni) {
-			return nil, nil
-		}
+	pools, err := gpuNodePools(ctx, c)
+	if err != nil || len(pools) == 0 {
 		return nil, err
 	}
-	pools, err := c.List(ctx, capacity.NodePoolKind, "", metav1.ListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for i := range pools.Items {
-		if p, ok := capacity.PoolFromNodePool(&pools.Items[i]); ok {
-			in.pools = append(in.pools, p)
-		}
-	}
-	if len(in.pools) == 0 {
-		return nil, nil
-	}
+	in.pools = pools
 	for name := range names {
 		obj, err := c.Get(ctx, resourceFlavorKind, "", name)
 		if kube.IsNotFound(err) {

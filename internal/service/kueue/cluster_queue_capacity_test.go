@@ -3,6 +3,7 @@ package kueue_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -47,8 +48,18 @@ resource "mlplatform_cluster_queue" "team" {
 `, prefix, res, quota)
 }
 
-// A quota for a MIG profile the pool's nodes never expose is refused before the queue is
-// written; an over-commit is applied (with a warning, which the unit tests of internal/capacity
+// strayConfig is capacityConfig with the flavor's node labels written by hand, mlplatform.io/gpu
+// drifted to gpuLabel from what the pool's nodes carry (awslabs/ai-on-eks#237: runs Pending
+// forever).
+func strayConfig(prefix, gpuLabel string) string {
+	return strings.Replace(capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "7"),
+		`node_labels = mlplatform_gpu_node_pool.h100.supplies["on-demand"].node_labels`,
+		fmt.Sprintf(`node_labels = { "mlplatform.io/gpu" = %q, "karpenter.sh/capacity-type" = "on-demand" }
+  depends_on  = [mlplatform_gpu_node_pool.h100]`, gpuLabel), 1)
+}
+
+// A flavor whose pool labels no pool's nodes carry, and a quota for a MIG profile the pool's nodes
+// never expose, are refused before the queue is written; an over-commit is applied (with a warning, which the unit tests of internal/capacity
 // check: terraform-plugin-testing cannot assert warnings).
 func TestAccClusterQueue_Capacity(t *testing.T) {
 	prefix := acctest.Name("acc-cap")
@@ -57,6 +68,20 @@ func TestAccClusterQueue_Capacity(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_cluster_queue", kueue.ClusterQueueKind),
 		Steps: []resource.TestStep{
+			{
+				// A value no pool ever writes (an alias): refused at plan, with the value to write.
+				Config: strayConfig(prefix, "h100"),
+				ExpectError: regexp.MustCompile(`(?s)Node label no GPU node pool writes.*` +
+					`a\s+pool\s+of\s+h100\s+labels\s+them\s+mlplatform\.io/gpu=h100-sxm5-80gb`),
+			},
+			{
+				// A value a pool may write, but no pool in the cluster does: refused before the queue
+				// is written.
+				Config: strayConfig(prefix, "b200-180gb"),
+				ExpectError: regexp.MustCompile(`(?s)Flavor selects no GPU node pool's nodes.*` +
+					`labelled\s+karpenter\.sh/capacity-type=on-demand,\s+mlplatform\.io/gpu=b200-180gb,\s+which\s+no\s+GPU\s+node\s+pool's\s+nodes\s+carry.*` +
+					prefix + `-h100-on-demand:\s+karpenter\.sh/capacity-type=on-demand,\s+mlplatform\.io/gpu=h100-sxm5-80gb`),
+			},
 			{
 				Config: capacityConfig(prefix, "nvidia.com/mig-2g.20gb", "4"),
 				ExpectError: regexp.MustCompile(`(?s)never\s+expose.*nominal_quota = "4".*` + // on the quota's line

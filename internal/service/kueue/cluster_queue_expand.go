@@ -65,6 +65,17 @@ func (clusterQueue) Expand(ctx context.Context, m *clusterQueueModel, meta frame
 		}
 		spec.WithAdmissionChecksStrategy(acs)
 	}
+	if c := m.ConcurrentAdmission; c != nil {
+		mig := kueueac.ConcurrentAdmissionMigration().WithMode(kueuev1beta2.ConcurrentAdmissionMigrationMode(c.Migration.Mode.ValueString()))
+		if k := c.Migration.Constraints; k != nil {
+			cons := kueueac.ConcurrentAdmissionConstraints()
+			if !k.LastAcceptableFlavorName.IsNull() {
+				cons.WithLastAcceptableFlavorName(kueuev1beta2.ResourceFlavorReference(k.LastAcceptableFlavorName.ValueString()))
+			}
+			mig.WithConstraints(cons)
+		}
+		spec.WithConcurrentAdmissionPolicy(kueueac.ConcurrentAdmissionPolicy().WithMigration(mig))
+	}
 	return kueueac.ClusterQueue(meta.Name).WithLabels(meta.Labels).WithAnnotations(meta.Annotations).WithSpec(spec), diags
 }
 

@@ -8,7 +8,6 @@ import (
 	apimeta "k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
@@ -17,8 +16,7 @@ import (
 func (clusterQueue) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *clusterQueueModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var cq kueuev1beta2.ClusterQueue
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &cq); err != nil {
-		diags.AddError("Decoding ClusterQueue "+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "ClusterQueue", &cq, &diags) {
 		return diags
 	}
 	s := cq.Spec
@@ -38,6 +36,7 @@ func (clusterQueue) Flatten(ctx context.Context, obj *unstructured.Unstructured,
 		m.AdmissionMode = framework.OptionalString(string(s.AdmissionScope.AdmissionMode))
 	}
 	m.AdmissionChecksStrategy = flattenAdmissionChecks(s.AdmissionChecksStrategy, m.AdmissionChecksStrategy)
+	m.ConcurrentAdmission = flattenConcurrentAdmission(s.ConcurrentAdmissionPolicy)
 	if m.WaitForActive.IsNull() { // imported: the attribute's default
 		m.WaitForActive = types.BoolValue(true)
 	}
@@ -132,6 +131,20 @@ func flattenAdmissionChecks(live *kueuev1beta2.AdmissionChecksStrategy, prior []
 			priorFlavors = prior[i].OnFlavors
 		}
 		out[i] = admissionCheckStrategyModel{Name: types.StringValue(string(c.Name)), OnFlavors: stringList(flavors, priorFlavors)}
+	}
+	return out
+}
+
+func flattenConcurrentAdmission(live *kueuev1beta2.ConcurrentAdmissionPolicy) *concurrentAdmissionModel {
+	if live == nil {
+		return nil
+	}
+	out := &concurrentAdmissionModel{Migration: migrationModel{Mode: types.StringValue(string(live.Migration.Mode))}}
+	if c := live.Migration.Constraints; c != nil {
+		out.Migration.Constraints = &migrationConstraintModel{LastAcceptableFlavorName: types.StringNull()}
+		if c.LastAcceptableFlavorName != nil {
+			out.Migration.Constraints.LastAcceptableFlavorName = types.StringValue(string(*c.LastAcceptableFlavorName))
+		}
 	}
 	return out
 }

@@ -77,7 +77,7 @@ func requireKueue(t *testing.T) {
 	acctest.PreCheck(t)
 	if !kueueServing(t) {
 		t.Fatal("needs Kueue's controller manager and webhooks on the test cluster (testcluster.WithKueue, or a " +
-			"KUBECONFIG cluster with Kueue v0.17 installed): its ClusterQueue webhook vclusterqueue.kb.io is not installed")
+			"KUBECONFIG cluster with Kueue v0.19 installed): its ClusterQueue webhook vclusterqueue.kb.io is not installed")
 	}
 }
 

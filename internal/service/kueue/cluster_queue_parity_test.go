@@ -56,6 +56,11 @@ func rq(name, nominal string, limits ...string) map[string]any {
 
 func groups(gs ...any) []any { return gs }
 
+// twoFlavors is one GPU group of on-demand then spot, in order of preference.
+func twoFlavors() map[string]any {
+	return rg([]string{"nvidia.com/gpu"}, fq("on-demand", rq("nvidia.com/gpu", "8")), fq("spot", rq("nvidia.com/gpu", "8")))
+}
+
 // gpuGroup is a valid GPU quota on one flavor.
 func gpuGroup(flavor string, limits ...string) map[string]any {
 	return rg([]string{"nvidia.com/gpu", "cpu", "memory"},
@@ -192,6 +197,42 @@ func parityCases() []parityCase {
 		{name: "admission check flavor twice", source: crd, spec: map[string]any{"admissionChecksStrategy": map[string]any{"admissionChecks": []any{
 			map[string]any{"name": "prov", "onFlavors": []any{"a100", "a100"}}}}},
 			plan: `Attribute admission_checks_strategy\[0\]\.on_flavors: spec\.admissionChecksStrategy\.admissionChecks\[0\]\.onFlavors\[1\]: Duplicate value: "a100"`, api: "Duplicate value"},
+		{name: "admission check on a flavor the queue lacks", source: webhook, spec: map[string]any{
+			"resourceGroups":          groups(gpuGroup("a100")),
+			"admissionChecksStrategy": map[string]any{"admissionChecks": []any{map[string]any{"name": "prov", "onFlavors": []any{"h100"}}}}},
+			plan: `Attribute admission_checks_strategy\[0\]\.on_flavors\[0\]: spec\.admissionChecksStrategy\.admissionChecks\[0\]\.onFlavors\[0\]: Unsupported value: "h100"`, api: `Unsupported value: "h100"`},
+		{name: "valid admission checks", spec: map[string]any{
+			"resourceGroups": groups(gpuGroup("a100")),
+			"admissionChecksStrategy": map[string]any{"admissionChecks": []any{
+				map[string]any{"name": "prov", "onFlavors": []any{"a100"}}, map[string]any{"name": "other"}}}}},
+
+		// Concurrent admission (alpha gate ConcurrentAdmission, on in both the provider and the test's Kueue).
+		{name: "valid concurrent admission", spec: map[string]any{"resourceGroups": groups(twoFlavors()),
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "TryPreferredFlavors",
+				"constraints": map[string]any{"lastAcceptableFlavorName": "spot"}}}}},
+		{name: "concurrent admission with two groups", source: webhook, spec: map[string]any{
+			"resourceGroups":            groups(gpuGroup("a100"), rg([]string{"cpu"}, fq("cpu", rq("cpu", "8")))),
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "RetainFirstAdmission"}}},
+			plan: `Attribute resource_group: spec\.resourceGroups: Invalid value: 2: must have exactly one ResourceGroup when ConcurrentAdmissionPolicy is defined`,
+			api:  "must have exactly one ResourceGroup when ConcurrentAdmissionPolicy is defined"},
+		{name: "concurrent admission with StrictFIFO", source: webhook, spec: map[string]any{"resourceGroups": groups(twoFlavors()),
+			"queueingStrategy":          "StrictFIFO",
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "TryPreferredFlavors"}}},
+			plan: `Attribute queueing_strategy: spec\.queueingStrategy: Invalid value: "StrictFIFO": StrictFIFO queueing strategy cannot be used when ConcurrentAdmissionPolicy is defined`,
+			api:  "StrictFIFO queueing strategy cannot be used"},
+		{name: "concurrent admission constraints without migration", source: webhook, spec: map[string]any{"resourceGroups": groups(twoFlavors()),
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "RetainFirstAdmission",
+				"constraints": map[string]any{"lastAcceptableFlavorName": "spot"}}}},
+			plan: `Attribute concurrent_admission_policy\.migration\.constraints: spec\.concurrentAdmissionPolicy\.migration\.constraints: Forbidden: may only be set when migration\.mode is "TryPreferredFlavors"`,
+			api:  "may only be set when migration.mode"},
+		{name: "concurrent admission last flavor not the queue's", source: webhook, spec: map[string]any{"resourceGroups": groups(twoFlavors()),
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "TryPreferredFlavors",
+				"constraints": map[string]any{"lastAcceptableFlavorName": "h100"}}}},
+			plan: `Attribute concurrent_admission_policy\.migration\.constraints\.last_acceptable_flavor_name: spec\.concurrentAdmissionPolicy\.migration\.constraints\.lastAcceptableFlavorName: Invalid value: "h100": must be one of the flavors defined in the ClusterQueue`,
+			api:  "must be one of the flavors defined in the ClusterQueue"},
+		{name: "concurrent admission unknown mode", source: crd, spec: map[string]any{"resourceGroups": groups(twoFlavors()),
+			"concurrentAdmissionPolicy": map[string]any{"migration": map[string]any{"mode": "Always"}}},
+			plan: `concurrent_admission_policy\.migration\.mode value must be one of`, api: "Unsupported value"},
 
 		// Cohorts.
 		{name: "cohort borrowing limit without parent", cohort: true, source: webhook, spec: map[string]any{"resourceGroups": groups(gpuGroup("a100", "borrowingLimit", "1"))},

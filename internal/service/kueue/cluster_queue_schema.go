@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -18,7 +20,7 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
-// Enums and defaults from the ClusterQueue CRD markers (kueue v0.17 apis/kueue/v1beta2/clusterqueue_types.go).
+// Enums and defaults from the ClusterQueue CRD markers (kueue v0.19.2 apis/kueue/v1beta2/clusterqueue_types.go).
 var (
 	queueingStrategies  = []string{string(kueuev1beta2.BestEffortFIFO), string(kueuev1beta2.StrictFIFO)}
 	stopPolicies        = []string{string(kueuev1beta2.None), string(kueuev1beta2.Hold), string(kueuev1beta2.HoldAndDrain)}
@@ -27,6 +29,7 @@ var (
 	borrowPolicies      = []string{string(kueuev1beta2.BorrowWithinCohortPolicyNever), string(kueuev1beta2.BorrowWithinCohortPolicyLowerPriority)}
 	fungibilityPolicies = []string{string(kueuev1beta2.MayStopSearch), string(kueuev1beta2.TryNextFlavor)}
 	fungibilityPrefs    = []string{string(kueuev1beta2.BorrowingOverPreemption), string(kueuev1beta2.PreemptionOverBorrowing)}
+	migrationModes      = []string{string(kueuev1beta2.ConcurrentAdmissionTryPreferredFlavors), string(kueuev1beta2.ConcurrentAdmissionRetainFirstAdmission)}
 )
 
 // oneOf is the Markdown list of allowed values, built from the slice the validator uses.
@@ -76,10 +79,14 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 		Validators: []validator.String{stringvalidator.OneOf(string(kueuev1beta2.UsageBasedAdmissionFairSharing),
 			string(kueuev1beta2.NoAdmissionFairSharing))},
 	}
+	attrs["concurrent_admission_policy"] = concurrentAdmissionAttribute()
 	attrs["admission_checks_strategy"] = schema.ListNestedAttribute{
 		Optional: true,
-		MarkdownDescription: "AdmissionChecks a workload must pass before admission, each for all flavors or for some. " +
-			"1 to 64, with unique names.",
+		MarkdownDescription: "AdmissionChecks (`mlplatform_admission_check`) a workload must pass before admission, each " +
+			"for all flavors or for some; Kueue keeps the queue inactive while one is missing or inactive. 1 to 64, with " +
+			"unique names. Kueue v1beta1's `admissionChecks: [x]` is `admission_checks_strategy = [{ name = \"x\" }]` " +
+			"(v1beta2 has only the strategy). " + provisioningNeedsClusterAutoscaler + " The apply warns, naming the " +
+			"rule, when such a check applies to a flavor whose nodes an `mlplatform_gpu_node_pool` supplies.",
 		// Not the CRD's MinItems: an empty list writes no admissionChecksStrategy, which Kueue would
 		// accept, but the user meant some checks.
 		Validators: []validator.List{listvalidator.SizeAtLeast(1)},
@@ -110,12 +117,56 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `ClusterQueue` (kueue.x-k8s.io/v1beta2): a pool of quota per ResourceFlavor and resource " +
 			"that workloads submitted through LocalQueues are admitted against. Every check of Kueue's CRD, CEL rules and " +
-			"admission webhook is made at plan time, naming the attribute. Create and update wait until Kueue reports the queue " +
-			"`Active`; delete waits while admitted workloads hold it and names them on timeout.",
+			"admission webhook is made at plan time, naming the attribute. Before it is written, its GPU quotas are checked " +
+			"against the `mlplatform_gpu_node_pool` NodePools the flavors select: a quota for a resource their nodes never " +
+			"expose, or on a flavor whose `mlplatform.io/gpu` node labels no pool's nodes carry (its runs would stay Pending), " +
+			"is an error; quotas above what the pools can supply are a warning. Create and update wait until Kueue reports " +
+			"the queue `Active`; delete waits while admitted workloads hold it and names them on timeout.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{
 			"resource_group": clusterQueueQuota.resourceGroupBlock(),
 			"timeouts":       framework.TimeoutsBlock(ctx),
+		},
+	}
+}
+
+// concurrentAdmissionAttribute is spec.concurrentAdmissionPolicy (Kueue v0.18+, alpha).
+func concurrentAdmissionAttribute() schema.SingleNestedAttribute {
+	replace := "Kueue forbids changing it, so a change (setting or removing it too) replaces the queue."
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Concurrent admission (alpha since Kueue v0.18; Kueue's feature gate `ConcurrentAdmission` must be " +
+			"on, otherwise Kueue stores and ignores it): a workload pursues every flavor at once, as a variant per flavor, and " +
+			"starts on the first admitted; with `TryPreferredFlavors` it later moves to a flavor earlier in `resource_group`'s " +
+			"order when that one has room. Needs exactly one `resource_group`, of at most 16 flavors, and `queueing_strategy = " +
+			"\"BestEffortFIFO\"`: checked at plan with Kueue's webhook as with the gate on. " + replace,
+		PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+		Attributes: map[string]schema.Attribute{
+			"migration": schema.SingleNestedAttribute{
+				Required:            true,
+				MarkdownDescription: "Whether and how far an admitted workload moves to a preferred flavor.",
+				Attributes: map[string]schema.Attribute{
+					"mode": schema.StringAttribute{
+						Required: true,
+						MarkdownDescription: "`TryPreferredFlavors`: a running workload moves to a flavor earlier in the order " +
+							"when it can be admitted there; `RetainFirstAdmission`: it stays where first admitted. " +
+							oneOf(migrationModes) + ".",
+						Validators: []validator.String{stringvalidator.OneOf(migrationModes...)},
+					},
+					"constraints": schema.SingleNestedAttribute{
+						Optional:            true,
+						MarkdownDescription: "Limits on the moves; only with `mode = \"TryPreferredFlavors\"`.",
+						Attributes: map[string]schema.Attribute{
+							"last_acceptable_flavor_name": schema.StringAttribute{
+								Optional: true,
+								MarkdownDescription: "The last flavor, in `resource_group`'s order, a workload may move to; unset: " +
+									"any flavor preferred to its current one. One of the queue's flavors.",
+								Validators: []validator.String{framework.DNSSubdomain()},
+							},
+						},
+					},
+				},
+			},
 		},
 	}
 }

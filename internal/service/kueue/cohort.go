@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -101,8 +100,7 @@ func (cohort) Expand(_ context.Context, m *cohortModel, meta framework.ObjectMet
 func (cohort) Flatten(_ context.Context, obj *unstructured.Unstructured, m *cohortModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var c kueuev1beta2.Cohort
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &c); err != nil {
-		diags.AddError("Decoding Cohort "+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "Cohort", &c, &diags) {
 		return diags
 	}
 	m.Parent = framework.OptionalString(string(c.Spec.ParentName))

@@ -12,3 +12,9 @@ var (
 
 // TopologyKind is exported for the acceptance tests.
 var TopologyKind = topologyKind
+
+// Exported for the acceptance tests of admission checks.
+var (
+	AdmissionCheckKind            = admissionCheckKind
+	ProvisioningRequestConfigKind = provisioningRequestConfigKind
+)

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -80,8 +79,7 @@ func (localQueue) Expand(_ context.Context, m *localQueueModel, meta framework.O
 func (localQueue) Flatten(_ context.Context, obj *unstructured.Unstructured, m *localQueueModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var lq kueuev1beta2.LocalQueue
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &lq); err != nil {
-		diags.AddError("Decoding LocalQueue "+obj.GetNamespace()+"/"+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "LocalQueue", &lq, &diags) {
 		return diags
 	}
 	m.Namespace = types.StringValue(lq.Namespace)

@@ -22,7 +22,7 @@ import (
 // ResourceGroup type and the same webhook checks (pkg/webhooks/clusterqueue_webhook.go
 // validateResourceGroups) for both.
 
-// Limits from the CRD markers in kueue v0.17 apis/kueue/v1beta2/clusterqueue_types.go and the
+// Limits from the CRD markers in kueue v0.19.2 apis/kueue/v1beta2/clusterqueue_types.go and the
 // webhook's totals, for the descriptions only: the validate engine applies Kueue's own.
 const (
 	maxResourceGroups     = 16  // ResourceGroups +kubebuilder:validation:MaxItems=16

@@ -18,7 +18,7 @@ import (
 
 // fairSharingWeight is a LocalQueue's weight: a quantity, 0 or more than 10^-9. Kueue's webhook
 // makes that check on ClusterQueue and Cohort weights (validateFairSharing), which the engine
-// runs; Kueue v0.17 has no LocalQueue webhook, so the engine would pass it.
+// runs; Kueue v0.19.2 has no LocalQueue webhook, so the engine would pass it.
 func fairSharingWeight() []validator.String {
 	return []validator.String{framework.Quantity(), fairSharingMinimum{}}
 }

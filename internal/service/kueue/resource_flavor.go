@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -57,8 +56,10 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 		ElementType: types.StringType,
 		Optional:    true,
 		MarkdownDescription: "Labels of the nodes this flavor stands for; Kueue adds them as node affinity to admitted " +
-			"pods. At most 8. " + immutableWithTopology,
-		Validators:    framework.LabelMapValidators(),
+			"pods. At most 8. `mlplatform.io/gpu`, the GPU node pools' label, must be a value a pool writes (the model's " +
+			"canonical name, lower case, e.g. `a100-sxm4-80gb`): runs admitted on a flavor no node carries stay Pending. " +
+			immutableWithTopology,
+		Validators:    framework.LabelMapValidators(gpuLabelValidator{}),
 		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(replaceMapIfTopology, immutableWithTopology, immutableWithTopology)},
 	}
 	attrs["node_taints"] = schema.ListNestedAttribute{
@@ -142,8 +143,7 @@ func (resourceFlavor) Expand(ctx context.Context, m *resourceFlavorModel, meta f
 func (resourceFlavor) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *resourceFlavorModel, importing bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var rf kueuev1beta2.ResourceFlavor
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &rf); err != nil {
-		diags.AddError("Decoding ResourceFlavor "+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "ResourceFlavor", &rf, &diags) {
 		return diags
 	}
 	// nodeLabels is an atomic map in the CRD: whoever applies it owns all of it, so every live

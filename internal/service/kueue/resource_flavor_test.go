@@ -185,9 +185,9 @@ func TestAccResourceFlavor_renameReplaces(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
 		Steps: []resource.TestStep{
-			{Config: flavorConfig(oldName, `node_labels = { "mlplatform.io/gpu" = "h100" }`)},
+			{Config: flavorConfig(oldName, `node_labels = { "mlplatform.io/gpu" = "h100-sxm5-80gb" }`)},
 			{
-				Config: flavorConfig(newName, `node_labels = { "mlplatform.io/gpu" = "h100" }`),
+				Config: flavorConfig(newName, `node_labels = { "mlplatform.io/gpu" = "h100-sxm5-80gb" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(flavorAddr, plancheck.ResourceActionDestroyBeforeCreate),
 				}},

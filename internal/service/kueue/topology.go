@@ -120,8 +120,7 @@ func (topology) Expand(ctx context.Context, m *topologyModel, meta framework.Obj
 func (topology) Flatten(ctx context.Context, obj *unstructured.Unstructured, m *topologyModel, _ bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var t kueuev1beta2.Topology
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &t); err != nil {
-		diags.AddError("Decoding Topology "+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "Topology", &t, &diags) {
 		return diags
 	}
 	labels := make([]string, len(t.Spec.Levels))

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	kueueac "sigs.k8s.io/kueue/client-go/applyconfiguration/kueue/v1beta2"
 
@@ -69,8 +68,7 @@ func (workloadPriorityClass) Expand(_ context.Context, m *workloadPriorityClassM
 func (workloadPriorityClass) Flatten(_ context.Context, obj *unstructured.Unstructured, m *workloadPriorityClassModel, _ bool) diag.Diagnostics {
 	var diags diag.Diagnostics
 	var wpc kueuev1beta2.WorkloadPriorityClass
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, &wpc); err != nil {
-		diags.AddError("Decoding WorkloadPriorityClass "+obj.GetName(), err.Error())
+	if !framework.Decode(obj, "WorkloadPriorityClass", &wpc, &diags) {
 		return diags
 	}
 	m.Value = types.Int64Value(int64(wpc.Value))

@@ -59,8 +59,9 @@ const (
 	defaultDCGMNodeLabel = "Hostname"
 )
 
-// Kueue v0.17 (pkg/metrics/metrics.go). Every metric has replica_role (leader, follower or
-// standalone); a follower's gauges are not the truth, so the rules skip them.
+// Kueue v0.17 to v0.19.2 (pkg/metrics/metrics.go; names and labels checked against v0.19.2).
+// Every metric has replica_role (leader, follower or standalone); a follower's gauges are not the
+// truth, so the rules skip them.
 const (
 	kueuePending       = "kueue_pending_workloads"            // {cluster_queue, status}
 	kueueAdmittedTotal = "kueue_admitted_workloads_total"     // {cluster_queue, priority_class}

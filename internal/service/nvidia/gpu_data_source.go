@@ -69,7 +69,8 @@ func (d *gpuDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 				Required: true,
 				MarkdownDescription: "The model, by any name people use, case-insensitively: canonical (`A100-SXM4-80GB`), " +
 					"short (`a100-80gb`, `h100`), the `nvidia.com/gpu.product` label (`NVIDIA-A100-SXM4-80GB`) or the " +
-					"Karpenter `instance-gpu-name`. `a100` means the 80GB model, `h100` the SXM5 one, `v100` the 16GB one " +
+					"Karpenter `instance-gpu-name`. `a100` means the 80GB model (`a100-pcie` and `a800` too), `h100` the SXM5 " +
+					"one, `h800` the SXM5 one, `h100-96gb` GH200's H100, `v100` the 16GB one " +
 					"and `gb200` `GB200-186GB`, the profile names of production GB200 boards (`GB200-189GB` has those " +
 					"of the first boards, which report the same GPU).",
 			},
@@ -78,7 +79,7 @@ func (d *gpuDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, re
 			"memory_gb":      computedInt("Memory per GPU in GB, as NVIDIA names it (80 for A100 80GB)."),
 			"product_label":  computedString("The `nvidia.com/gpu.product` value GPU Feature Discovery writes for a whole GPU."),
 			"karpenter_gpu_name": computedString("The `karpenter.k8s.aws/instance-gpu-name` value on AWS; empty if the " +
-				"model is not offered on AWS."),
+				"model is not offered on AWS, or if the value is not known (GB200 on `p6e-gb200.36xlarge`)."),
 			"mig_capable": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the model supports MIG."},
 			"pci_device_ids": schema.ListAttribute{
 				ElementType: types.StringType,

@@ -101,7 +101,10 @@ func migEntryAttributes() map[string]schema.Attribute {
 				"(e.g. `a100-80gb`, `H100-SXM5-80GB`); it must support MIG. The provider writes the model's PCI device ids " +
 				"as mig-parted's `device-filter` and checks `mig_devices` against the model. Omitted, the entry applies " +
 				"to every GPU, and `mig_devices` must fit at least one model that offers its profiles (a warning names " +
-				"the models it does not fit). A filter that matches no model in the catalog reads back as its raw ids.",
+				"the models it does not fit). A `device-filter` that is no single model's (NVIDIA's default config files " +
+				"several GPUs under one entry) reads back as its PCI device ids joined by commas, e.g. " +
+				"`0x20B010DE,0x20B110DE`, and may be written so: each id must be a GPU of the catalog, and `mig_devices` " +
+				"must fit each.",
 		},
 		"devices": schema.ListAttribute{
 			ElementType: types.Int64Type,
@@ -152,7 +155,9 @@ func (migConfig) Expand(ctx context.Context, m *migConfigModel, meta framework.O
 
 func expandMigEntry(ctx context.Context, e migEntryModel, diags *diag.Diagnostics) migPartedEntry {
 	out := migPartedEntry{Devices: allDevices, MigEnabled: e.MigEnabled.ValueBool()}
-	if !e.GPU.IsNull() {
+	if ids := filterIDs(e.GPU.ValueString()); ids != nil {
+		out.DeviceFilter = ids
+	} else if !e.GPU.IsNull() {
 		model, err := gpu.Lookup(e.GPU.ValueString())
 		if err != nil { // refused at plan; kept as a guard
 			diags.AddError("Unknown GPU model", err.Error())

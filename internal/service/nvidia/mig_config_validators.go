@@ -33,7 +33,14 @@ func (migEntryRules) ValidateObject(ctx context.Context, req validator.ObjectReq
 		return
 	}
 	var model *gpu.Model
-	if !e.GPU.IsNull() {
+	ids := filterIDs(e.GPU.ValueString())
+	if ids != nil {
+		if err := checkFilterLayout(ids, nil); err != nil {
+			p := req.Path.AtName("gpu")
+			resp.Diagnostics.AddAttributeError(p, "Invalid GPU model", fmt.Sprintf("Attribute %s: %s", p, err))
+			return
+		}
+	} else if !e.GPU.IsNull() {
 		p := req.Path.AtName("gpu")
 		m, err := gpu.Lookup(e.GPU.ValueString())
 		if err == nil && !m.MIGCapable() {
@@ -66,6 +73,12 @@ func (migEntryRules) ValidateObject(ctx context.Context, req validator.ObjectReq
 	}
 	if model != nil {
 		if err := gpu.ValidateLayout(model, layout); err != nil {
+			resp.Diagnostics.AddAttributeError(p, "Invalid MIG layout", fmt.Sprintf("Attribute %s: %s", p, err))
+		}
+		return
+	}
+	if ids != nil {
+		if err := checkFilterLayout(ids, layout); err != nil {
 			resp.Diagnostics.AddAttributeError(p, "Invalid MIG layout", fmt.Sprintf("Attribute %s: %s", p, err))
 		}
 		return
@@ -250,15 +263,15 @@ func sharedModels(a, b types.String) (string, bool) {
 	case b.IsNull():
 		return a.ValueString(), true
 	}
-	ma, errA := gpu.Lookup(a.ValueString())
-	mb, errB := gpu.Lookup(b.ValueString())
-	if errA != nil || errB != nil {
+	ia, ib := gpuIDs(a.ValueString()), gpuIDs(b.ValueString())
+	if ia == nil || ib == nil {
 		return "", false
 	}
-	for _, id := range ma.PCIDeviceIDs {
-		if slices.Contains(mb.PCIDeviceIDs, id) {
-			return ma.Name, true
-		}
+	if !sharesID(ia, ib) {
+		return "", true
 	}
-	return "", true
+	if m, err := gpu.Lookup(a.ValueString()); err == nil {
+		return m.Name, true
+	}
+	return a.ValueString(), true
 }

@@ -2,6 +2,7 @@ package nvidia
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,38 @@ func TestTimeSlicingRulesRenameWarning(t *testing.T) {
 		timeSlicingRules{}.ValidateObject(context.Background(), validator.ObjectRequest{Path: path.Root("c"), ConfigValue: config(c.renameByDefault, c.rename)}, resp)
 		if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != c.warnings {
 			t.Errorf("rename_by_default=%v rename=%s: %v, want %d warnings", c.renameByDefault, c.rename, resp.Diagnostics, c.warnings)
+		}
+	}
+}
+
+// The GPUs only NVIDIA's MIG configs name (no EC2 type carries them) are accepted in an entry with
+// their own profiles, checked by placement, and the entry filters on their PCI ids.
+func TestMigEntryRules_gpusWithoutEC2(t *testing.T) {
+	for alias, c := range map[string]struct {
+		fits, refused map[string]attr.Value
+		filter        []string
+	}{
+		"h20":            {map[string]attr.Value{"3g.48gb": types.Int64Value(1), "2g.24gb": types.Int64Value(1), "1g.12gb": types.Int64Value(2)}, map[string]attr.Value{"4g.48gb": types.Int64Value(2)}, []string{"0x232910DE"}},
+		"a800":           {map[string]attr.Value{"1g.10gb": types.Int64Value(7)}, map[string]attr.Value{"3g.40gb": types.Int64Value(2), "1g.10gb": types.Int64Value(1)}, []string{"0x20F310DE"}},
+		"a100-pcie-40gb": {map[string]attr.Value{"1g.10gb": types.Int64Value(4)}, map[string]attr.Value{"1g.10gb": types.Int64Value(5)}, []string{"0x20B110DE", "0x20F110DE"}},
+		"h200-nvl":       {map[string]attr.Value{"1g.35gb": types.Int64Value(4)}, map[string]attr.Value{"1g.18gb": types.Int64Value(8)}, []string{"0x233B10DE"}},
+		"h800-nvl":       {map[string]attr.Value{"3g.47gb": types.Int64Value(2)}, map[string]attr.Value{"1g.10gb": types.Int64Value(1)}, []string{"0x233A10DE"}},
+		"pg506":          {map[string]attr.Value{"7g.96gb": types.Int64Value(1)}, map[string]attr.Value{"7g.96gb": types.Int64Value(2)}, []string{"0x20B610DE"}},
+	} {
+		if d := validateEntry(migEntry(types.StringValue(alias), c.fits)); len(d) != 0 {
+			t.Errorf("%s: %v", alias, d)
+		}
+		if d := validateEntry(migEntry(types.StringValue(alias), c.refused)); !d.HasError() ||
+			!strings.Contains(d.Errors()[0].Detail(), "Attribute e.mig_devices") {
+			t.Errorf("%s: want an error on e.mig_devices, got %v", alias, d)
+		}
+		out := expandMigEntry(context.Background(), migEntryModel{GPU: types.StringValue(alias), Devices: types.ListNull(types.Int64Type),
+			MigEnabled: types.BoolValue(true), MigDevices: types.MapValueMust(types.Int64Type, c.fits)}, &diag.Diagnostics{})
+		if got, _ := out.DeviceFilter.([]string); !slices.Equal(got, c.filter) {
+			t.Errorf("%s: device-filter %v, want %v", alias, out.DeviceFilter, c.filter)
+		}
+		if back := flattenMigEntry(out, migEntryModel{GPU: types.StringValue(alias)}); back.GPU.ValueString() != alias {
+			t.Errorf("%s reads back as %s", alias, back.GPU)
 		}
 	}
 }

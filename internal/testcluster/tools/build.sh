@@ -10,22 +10,35 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 TOOLS_DIR=${TOOLS_DIR:-$root/.cache/tools}
+# The Go everything is built with (GNUmakefile and .ci/run say the same): karpenter-provider-aws
+# v1.15 asks for Go 1.26.11, newer than the machine's 1.26.8, and the go command fetches this one
+# from the module proxy.
+export GOTOOLCHAIN=go1.27.3
 
 declare -A version=(
 	[terraform]=1.8.5
-	[tofu]=1.10.6
+	[tofu]=1.12.6
 	[terraform-docs]=0.22.0
-	[kube-apiserver]=1.35.4
-	[kube-controller-manager]=1.35.4
-	[kubectl]=1.35.4
-	[etcd]=3.6.5
+	[kube-apiserver]=1.37.2
+	[kube-controller-manager]=1.37.2
+	[kubectl]=1.37.2
+	[kube-scheduler]=1.37.2
+	[etcd]=3.7.0
 	[golangci-lint]=2.15.0
 	[tfplugindocs]=0.25.0
 	[kind]=0.33.0
-	[kueue]=0.17.0
-	[argo]=3.7.3
+	[kueue]=0.19.2
+	[argo]=3.7.18
+	# Test-only: proves the templates on v4's workflow controller. Security flaws are reported
+	# for v4.0.5; it runs only against the local control plane and never ships.
+	[argo4]=4.0.5
 	[promtool]=0.316.0
 	[controller-gen]=0.22.0
+	# Nodes and pod lives for the tests and the demo that run training jobs to the end (issue 25):
+	# KWOK plays the nodes, Karpenter (the sigs.k8s.io/karpenter the provider's go.mod pins, with
+	# its KWOK cloud provider) makes them.
+	[kwok]=0.8.0
+	[karpenter-kwok]=1.15.0
 )
 
 # Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
@@ -39,12 +52,16 @@ package_of() {
 	kube-apiserver) echo k8s.io/kubernetes/cmd/kube-apiserver ;;
 	kube-controller-manager) echo k8s.io/kubernetes/cmd/kube-controller-manager ;;
 	kubectl) echo k8s.io/kubernetes/cmd/kubectl ;;
+	kube-scheduler) echo k8s.io/kubernetes/cmd/kube-scheduler ;;
+	kwok) echo sigs.k8s.io/kwok/cmd/kwok ;;
+	karpenter-kwok) echo sigs.k8s.io/karpenter/kwok ;;
 	etcd) echo go.etcd.io/etcd/server/v3 ;;
 	golangci-lint) echo "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$v" ;;
 	tfplugindocs) echo "github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v$v" ;;
 	kind) echo "sigs.k8s.io/kind@v$v" ;;
 	kueue) echo sigs.k8s.io/kueue/cmd/kueue ;;
 	argo) echo github.com/argoproj/argo-workflows/v3/cmd/workflow-controller ;;
+	argo4) echo github.com/argoproj/argo-workflows/v4/cmd/workflow-controller ;;
 	promtool) echo github.com/prometheus/prometheus/cmd/promtool ;;
 	controller-gen) echo "sigs.k8s.io/controller-tools/cmd/controller-gen@v$v" ;;
 	*) echo "unknown tool: $1 (known: ${!version[*]})" >&2; return 2 ;;
@@ -53,7 +70,7 @@ package_of() {
 
 ldflags_of() {
 	case $1 in
-	kube-apiserver | kube-controller-manager | kubectl)
+	kube-apiserver | kube-controller-manager | kubectl | kube-scheduler)
 		# A real, parseable version: Kueue refuses to start against v0.0.0-master.
 		local v=k8s.io/component-base/version kv=${version[$1]}
 		local minor=${kv#*.}
@@ -65,20 +82,25 @@ ldflags_of() {
 	terraform) echo "-X github.com/hashicorp/terraform/version.dev=no" ;;
 	tofu) echo "-X github.com/opentofu/opentofu/version.dev=no" ;;
 	argo) echo "-X github.com/argoproj/argo-workflows/v3.version=v${version[$1]} -X github.com/argoproj/argo-workflows/v3.gitTreeState=clean" ;;
+	argo4) echo "-X github.com/argoproj/argo-workflows/v4.version=v${version[$1]} -X github.com/argoproj/argo-workflows/v4.gitTreeState=clean" ;;
 	esac
 }
 
-# The module a tool is built in. Kueue, Argo and promtool have their own: their k8s.io versions
-# differ from those that k8s.io/kubernetes pins here, and from each other's. OpenTofu's repeats
-# its replace of hashicorp/hcl; terraform-docs cannot be built with `go install M@v` (the proxy
-# refuses its version list, which go install asks for).
+# The module a tool is built in. Kueue, Argo (v3 and v4), promtool, KWOK and Karpenter have their
+# own: their k8s.io versions differ from those that k8s.io/kubernetes pins here, and from each
+# other's. Argo v3's repeats its replace of olekukonko/tablewriter (v4 has none). OpenTofu's
+# repeats its replace of hashicorp/hcl, and takes a newer gRPC; terraform-docs cannot be built
+# with `go install M@v` (the proxy refuses its version list, which go install asks for).
 module_of() {
 	case $1 in
 	tofu) echo "$here/tofu" ;;
 	terraform-docs) echo "$here/terraform-docs" ;;
 	kueue) echo "$here/kueue" ;;
 	argo) echo "$here/argo" ;;
+	argo4) echo "$here/argo4" ;;
 	promtool) echo "$here/promtool" ;;
+	kwok) echo "$here/kwok" ;;
+	karpenter-kwok) echo "$here/karpenter" ;;
 	*) echo "$here" ;;
 	esac
 }
@@ -88,18 +110,27 @@ check_pin() {
 	local module
 	case $1 in
 	kueue) module=sigs.k8s.io/kueue ;;
+	etcd) module=go.etcd.io/etcd/server/v3 ;;
 	argo) module=github.com/argoproj/argo-workflows/v3 ;;
+	argo4) module=github.com/argoproj/argo-workflows/v4 ;;
 	promtool) module=github.com/prometheus/prometheus ;;
 	tofu) module=github.com/opentofu/opentofu ;;
 	terraform-docs) module=github.com/terraform-docs/terraform-docs ;;
+	kwok) module=sigs.k8s.io/kwok ;;
+	karpenter-kwok) module=sigs.k8s.io/karpenter ;;
 	*) return 0 ;;
 	esac
 	local got
-	got=$(cd "$here/$1" && go list -m -f '{{.Version}}' "$module")
+	got=$(cd "$(module_of "$1")" && go list -m -f '{{.Version}}' "$module")
 	[ "$got" = "v${version[$1]}" ] || { echo "tools/$1/go.mod requires $module $got, build.sh pins v${version[$1]}" >&2; return 1; }
 }
 
-path_of() { echo "$TOOLS_DIR/$1-${version[$1]}/$1"; }
+# golangci-lint type-checks with the standard library it was built with: one build per Go.
+path_of() {
+	local v=${version[$1]}
+	[ "$1" = golangci-lint ] && v+="-$GOTOOLCHAIN"
+	echo "$TOOLS_DIR/$1-$v/$1"
+}
 
 build() {
 	local name=$1 pkg bin dir
@@ -119,7 +150,7 @@ build() {
 }
 
 case ${1:-all} in
-all) for t in terraform tofu etcd kube-apiserver kube-controller-manager kueue argo promtool controller-gen golangci-lint tfplugindocs terraform-docs; do build "$t"; done ;;
+all) for t in terraform tofu etcd kube-apiserver kube-controller-manager kube-scheduler kueue argo argo4 kwok karpenter-kwok promtool controller-gen golangci-lint tfplugindocs terraform-docs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac

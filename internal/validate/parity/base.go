@@ -32,6 +32,14 @@ func BaseObjects() []map[string]any {
 			"levels": []any{map[string]any{"nodeLabel": "topology.kubernetes.io/zone"}},
 		}),
 		{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "WorkloadPriorityClass", "metadata": map[string]any{"name": "parity"}, "value": int64(100)},
+		obj("kueue.x-k8s.io/v1beta2", "AdmissionCheck", map[string]any{
+			"controllerName": "kueue.x-k8s.io/provisioning-request",
+			"parameters":     map[string]any{"apiGroup": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig", "name": "parity"},
+		}),
+		obj("kueue.x-k8s.io/v1beta2", "ProvisioningRequestConfig", map[string]any{
+			"provisioningClassName": "check-capacity.autoscaling.x-k8s.io",
+			"managedResources":      []any{"nvidia.com/gpu"},
+		}),
 		obj("karpenter.sh/v1", "NodePool", map[string]any{"template": map[string]any{"spec": map[string]any{
 			"nodeClassRef": nodeClassRef,
 			"requirements": []any{requirement},

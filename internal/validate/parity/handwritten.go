@@ -17,6 +17,9 @@ func handWritten(kind string, base map[string]any) []Case {
 		return Case{Path: path, Change: change + " (hand-written)", Obj: obj}
 	}
 	spec := []string{"spec"}
+	// Karpenter v1.15's rule on Gt, Lt, Gte and Lte: the generator's one change (operator Gt on an
+	// instance type value) fails the rule's int() conversion, which reports no rule broken.
+	twoBounds := []any{map[string]any{"key": "karpenter.k8s.aws/instance-gpu-count", "operator": "Gt", "values": []any{"1", "2"}}}
 	alias := func(a string) map[string]any { return map[string]any{"alias": a} }
 	switch kind {
 	case "EC2NodeClass":
@@ -51,11 +54,17 @@ func handWritten(kind string, base map[string]any) []Case {
 		return []Case{with([]string{"spec", "levels"}, "the hostname level above another",
 			map[string]any{"levels": []any{map[string]any{"nodeLabel": "kubernetes.io/hostname"}, map[string]any{"nodeLabel": "topology.kubernetes.io/zone"}}})}
 	case "NodePool":
+		template := runtime.DeepCopyJSON(base["spec"].(map[string]any)["template"].(map[string]any))
+		template["spec"].(map[string]any)["requirements"] = twoBounds
 		return []Case{with(spec, "static (replicas) with a cpu limit",
-			map[string]any{"replicas": int64(1), "limits": map[string]any{"cpu": "10"}})}
+			map[string]any{"replicas": int64(1), "limits": map[string]any{"cpu": "10"}}),
+			with([]string{"spec", "template", "spec", "requirements"}, "Gt with two values", map[string]any{"template": template})}
+	case "NodeClaim":
+		return []Case{with([]string{"spec", "requirements"}, "Gt with two values", map[string]any{"requirements": twoBounds})}
 	case "NodeOverlay":
 		return []Case{with([]string{"spec", "requirements"}, "NotIn without values",
-			map[string]any{"requirements": []any{map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": []any{}}}})}
+			map[string]any{"requirements": []any{map[string]any{"key": "node.kubernetes.io/instance-type", "operator": "NotIn", "values": []any{}}}}),
+			with([]string{"spec", "requirements"}, "Gt with two values", map[string]any{"requirements": twoBounds})}
 	}
 	return nil
 }

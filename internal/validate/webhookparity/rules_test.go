@@ -13,7 +13,7 @@ import (
 // one that breaks it, or a control just within it.
 type webhookCase struct {
 	parity.Case
-	Rule    string // the function of sigs.k8s.io/kueue/pkg/webhooks (v0.17.0) that holds the rule
+	Rule    string // the function of sigs.k8s.io/kueue/pkg/webhooks (v0.19.2) that holds the rule
 	Refused bool   // whether the rule refuses the object
 	Detail  string // a piece of the refusal's words, when refused
 	// ShadowedBy is the CRD's CEL message that refuses the object first, when a CEL rule repeats
@@ -21,16 +21,19 @@ type webhookCase struct {
 	ShadowedBy string
 }
 
-// webhookRules are the rules Kueue v0.17.0's validating webhooks check on create, by kind: the
+// webhookRules are the rules Kueue v0.19.2's validating webhooks check on create, by kind: the
 // functions ValidateClusterQueue, validateCohort and ValidateResourceFlavor call
 // (pkg/webhooks/{clusterqueue,cohort,resourceflavor}_webhook.go, common.go). Each must be broken by
 // a case. LocalQueue, WorkloadPriorityClass and Topology have no validating webhook.
+// validateConcurrentAdmissionPolicy runs only with the alpha ConcurrentAdmission gate, which the
+// engine and the test cluster's Kueue turn on.
 var webhookRules = map[string][]string{
 	"ClusterQueue": {
 		"validateResourceGroups", "validateResourceName", "validateFlavorQuotas", "validateResourceQuantity",
 		"validateLimit", "validateLendingLimit", "ValidateLabelSelector", "validatePreemption",
 		"validateFlavorFungibility", "validateFairSharing", "validateTotalFlavors",
-		"validateTotalCoveredResources", "validateFlavorResourceCombinations",
+		"validateTotalCoveredResources", "validateFlavorResourceCombinations", "validateAdmissionCheckOnFlavors",
+		"validateConcurrentAdmissionPolicy",
 	},
 	"Cohort": {
 		"validateFairSharing", "validateResourceGroups", "validateResourceName", "validateFlavorQuotas",
@@ -128,6 +131,23 @@ func webhookCases(kind string, base map[string]any, lim schemaLimits) []webhookC
 			ShadowedBy = "preference can only be set when both whenCanBorrow and whenCanPreempt are TryNextFlavor"
 		add("validateFlavorFungibility", "preference with both TryNextFlavor (control)", false, "",
 			map[string]any{"flavorFungibility": map[string]any{"preference": "BorrowingOverPreemption", "whenCanBorrow": "TryNextFlavor", "whenCanPreempt": "TryNextFlavor"}})
+		checkOn := func(onFlavor string) map[string]any {
+			f := rg(group([]string{gpu}, flavor("a100", quota(gpu, 8))))
+			f["admissionChecksStrategy"] = map[string]any{"admissionChecks": []any{map[string]any{"name": "prov", "onFlavors": []any{onFlavor}}}}
+			return f
+		}
+		add("validateAdmissionCheckOnFlavors", "an admission check on a flavor the queue lacks", true,
+			`spec.admissionChecksStrategy.admissionChecks[0].onFlavors[0]: Unsupported value: "h100"`, checkOn("h100"))
+		add("validateAdmissionCheckOnFlavors", "an admission check on the queue's flavor (control)", false, "", checkOn("a100"))
+		concurrent := func(strategy string) map[string]any {
+			f := rg(group([]string{gpu}, flavor("a100", quota(gpu, 8))))
+			f["queueingStrategy"] = strategy
+			f["concurrentAdmissionPolicy"] = map[string]any{"migration": map[string]any{"mode": "TryPreferredFlavors"}}
+			return f
+		}
+		add("validateConcurrentAdmissionPolicy", "concurrent admission with StrictFIFO", true,
+			"StrictFIFO queueing strategy cannot be used when ConcurrentAdmissionPolicy is defined", concurrent("StrictFIFO"))
+		add("validateConcurrentAdmissionPolicy", "concurrent admission with BestEffortFIFO (control)", false, "", concurrent("BestEffortFIFO"))
 		for _, n := range []int{maxTotalFlavors, maxTotalFlavors + 1} {
 			add("validateTotalFlavors", fmt.Sprintf("%d flavors over the groups", n), n > maxTotalFlavors, "total number of flavors across all resourceGroups must be ≤ 256",
 				rg(spread(n, lim.flavors, lim.groups, func(i, flavors int) (int, int) { return 1, flavors })...))

@@ -227,7 +227,7 @@ func requireKueueWebhooks(t *testing.T, ctx context.Context, cs kubernetes.Inter
 	}
 	for _, name := range []string{"vclusterqueue.kb.io", "vcohort.kb.io", "vresourceflavor.kb.io", "mclusterqueue.kb.io", "mresourceflavor.kb.io"} {
 		if !installed[name] {
-			t.Fatalf("needs Kueue's manager and webhooks (testcluster.WithKueue, or a KUBECONFIG cluster with Kueue v0.17): webhook %s is not installed", name)
+			t.Fatalf("needs Kueue's manager and webhooks (testcluster.WithKueue, or a KUBECONFIG cluster with Kueue v0.19): webhook %s is not installed", name)
 		}
 	}
 }

@@ -1,0 +1,2 @@
+# An AdmissionCheck is cluster-scoped: import it by name.
+terraform import mlplatform_admission_check.gpu_capacity gpu-capacity
