@@ -33,18 +33,18 @@ type run struct {
 	name    string // the current attempt's Workload
 	pending bool
 	running bool
-	// queued is when the current attempt was queued, started when its work starts (after the node).
-	queued, started time.Duration
-	admitted        bool
-	firstWait       time.Duration
-	done, lost      time.Duration // work done before the current attempt, and work thrown away
-	flavor          string
-	cq              string
-	usage           map[slot]float64 // GPU units held while admitted
-	finished        bool
-	gaveUp          bool
-	preemptions     map[string]int
-	interruptions   int
+	// started is when the current attempt's work starts: admission plus the node's start.
+	started       time.Duration
+	admitted      bool
+	firstWait     time.Duration
+	done, lost    time.Duration // work done before the current attempt, and work thrown away
+	flavor        string
+	cq            string
+	usage         map[slot]float64 // GPU units held while admitted
+	finished      bool
+	gaveUp        bool
+	preemptions   map[string]int
+	interruptions int
 }
 
 type eventKind int
@@ -228,7 +228,7 @@ func (e *engine) queue(r *run) error {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
 	e.byName[r.name] = r
-	r.pending, r.running, r.queued = true, false, e.now
+	r.pending, r.running = true, false
 	e.acct.pending[r.job.team()]++
 	e.kueue.workloads.Create(event.TypedCreateEvent[*kueue.Workload]{Object: wl})
 	return nil
