@@ -14,6 +14,7 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/simulation"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/team"
 )
 
@@ -60,5 +61,6 @@ func (p *mlplatformProvider) DataSources(context.Context) []func() datasource.Da
 		kueue.NewClusterQueueDataSource,
 		nvidia.NewGPUDataSource,
 		nvidia.NewMigLayoutDataSource,
+		simulation.NewDataSource,
 	}
 }

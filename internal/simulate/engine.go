@@ -380,12 +380,11 @@ func (e *engine) admit(r *run, wl *kueue.Workload) {
 	e.acct.start(r)
 	r.cq = string(wl.Status.Admission.ClusterQueue)
 	r.usage, r.flavor = e.acct.usageOf(wl)
-	m := e.in.Flavor[r.flavor]
-	r.started = e.now + m.NodeStart
+	r.started = e.now + r.job.NodeStart
 	left := r.job.Work - r.done
 	e.push(r.started+left, finish, r)
-	if m.InterruptionsPerHour > 0 {
-		after := time.Duration(e.rng.ExpFloat64() / m.InterruptionsPerHour * float64(time.Hour))
+	if rate := r.job.SpotInterruptionsPerHour; rate > 0 && e.in.Flavor[r.flavor].Spot {
+		after := time.Duration(e.rng.ExpFloat64() / rate * float64(time.Hour))
 		if after < left {
 			e.push(r.started+after, interrupt, r)
 		}

@@ -202,10 +202,12 @@ func TestRun_strictFIFOBlocks(t *testing.T) {
 // Same input, same output.
 func TestRun_repeats(t *testing.T) {
 	in := platform(clusterQueue("a", "", quota{8, -1, -1}, kueue.ClusterQueuePreemption{WithinClusterQueue: kueue.PreemptionPolicyLowerPriority}))
-	in.Flavor["a100"] = FlavorModel{Price: map[corev1.ResourceName]float64{gpu: 4}, NodeStart: 3 * time.Minute, InterruptionsPerHour: 0.3}
+	in.Flavor["a100"] = FlavorModel{Price: map[corev1.ResourceName]float64{gpu: 4}, Spot: true}
 	for i := range 40 {
 		p := []string{"low", "high"}[i%2]
-		in.Jobs = append(in.Jobs, job("a", "j"+time.Duration(i).String(), time.Duration(i)*17*time.Minute, time.Duration(1+i%3)*time.Hour, int64(1+i%4), p))
+		j := job("a", "j"+time.Duration(i).String(), time.Duration(i)*17*time.Minute, time.Duration(1+i%3)*time.Hour, int64(1+i%4), p)
+		j.NodeStart, j.SpotInterruptionsPerHour = 3*time.Minute, 0.3
+		in.Jobs = append(in.Jobs, j)
 	}
 	first, second := simulate(t, in), simulate(t, in)
 	if first.Teams[0].String() != second.Teams[0].String() || first.Teams[0].Interruptions == 0 {

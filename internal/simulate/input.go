@@ -38,14 +38,12 @@ type Input struct {
 type FlavorModel struct {
 	// Price is USD per hour of one unit of each resource (e.g. one nvidia.com/gpu).
 	Price map[corev1.ResourceName]float64
-	// NodeStart is how long a run waits, once admitted, for its node before it does any work.
-	NodeStart time.Duration
 	// UnitsPerGPU is how many of a resource one GPU gives (7 nvidia.com/mig-1g.10gb of an
 	// A100-80GB); 1 when absent.
 	UnitsPerGPU map[corev1.ResourceName]float64
-	// InterruptionsPerHour is how often a running job loses its (spot) node: its pod is gone and
-	// Argo's retry queues a new one.
-	InterruptionsPerHour float64
+	// Spot: the flavor's nodes are spot capacity, which jobs lose at their
+	// SpotInterruptionsPerHour.
+	Spot bool
 }
 
 // Job is one training run as Kueue sees it: one Workload of Pods pods.
@@ -63,6 +61,11 @@ type Job struct {
 	// Checkpoint: a run that is preempted or interrupted resumes where it was; otherwise it
 	// starts over.
 	Checkpoint bool
+	// NodeStart is how long a run waits, once admitted, for its node before it does any work.
+	NodeStart time.Duration
+	// SpotInterruptionsPerHour is how often a run on a spot flavor loses its node: its pod is
+	// gone and Argo's retry queues a new one.
+	SpotInterruptionsPerHour float64
 }
 
 func (j *Job) team() string {
