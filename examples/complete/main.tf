@@ -44,6 +44,21 @@ module "platform" {
     member_groups      = ["${team}-engineers"]
     gpus               = { a100 = { on_demand = 2, spot = 8 }, a100-1g10gb = { on_demand = team == "nlp" ? 2 : 3, spot = team == "nlp" ? 2 : 3 }, h100 = { on_demand = 5 } }
     training_templates = try(local.templates[team], {})
+    # The team's day, simulated at plan through these queues (output simulation): 13 jobs, a
+    # third 4-GPU training runs, the rest one-slice experiments, most in working hours.
+    simulation = {
+      jobs_per_day = 13
+      daily_shape  = [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 2, 2, 3, 3, 2, 2, 1, 1, 0, 0, 0, 0, 0]
+      shapes = [
+        { weight = 1, gpu_type = "a100-80gb", gpus = 4 },
+        { weight = 2, gpu_type = "a100-80gb", mig_profile = "1g.10gb" },
+      ]
+      duration                    = { distribution = "lognormal", mean = "2h", p95 = "6h", max = "24h" }
+      priorities                  = { production = 1, experiment = 2 }
+      checkpoint                  = true
+      node_start                  = "5m"
+      spot_interruptions_per_hour = 0.05
+    }
   } }
   priorities = {
     production = { value = 1000, description = "Production training: admitted first, may preempt experiments in its queue." }
@@ -57,3 +72,4 @@ output "submit_commands" { value = module.platform.submit_commands }
 output "queues" { value = module.platform.queues }
 output "supplies" { value = module.platform.supplies }
 output "hourly_cost_ceiling" { value = module.platform.hourly_cost_ceiling }
+output "simulation" { value = { for t, r in try(module.platform.simulation.teams, {}) : t => { wait_p95_minutes = r.wait_p95_minutes, gpu_hours = r.gpu_hours, preemptions = r.preemptions, cost = r.cost } } }

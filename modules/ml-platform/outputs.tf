@@ -89,3 +89,14 @@ output "billing" {
     dashboard = one([for d in mlplatform_gpu_dashboard.this : d.id])
   }
 }
+
+output "simulation" {
+  description = "The teams' `simulation` day through the declared queues (`data.mlplatform_capacity_simulation`): `teams` (waits, preemptions, GPU-hours used, borrowed, lent and lost, cost), `flavor_usage`, `timeline` and `caveats`; null when no team has a profile. It is known at plan once the GPU pools exist unchanged: the simulation reads the pools' supplies, and Terraform reads a data source that refers to a resource with changes pending only at apply."
+  value = length(data.mlplatform_capacity_simulation.this) == 0 ? null : {
+    jobs         = data.mlplatform_capacity_simulation.this[0].jobs
+    teams        = data.mlplatform_capacity_simulation.this[0].teams
+    flavor_usage = data.mlplatform_capacity_simulation.this[0].flavor_usage
+    timeline     = data.mlplatform_capacity_simulation.this[0].timeline
+    caveats      = data.mlplatform_capacity_simulation.this[0].caveats
+  }
+}

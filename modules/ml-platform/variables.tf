@@ -168,6 +168,33 @@ variable "teams" {
       borrowing_limit = optional(number)
       lending_limit   = optional(number)
     })), {})
+    simulation = optional(object({
+      local_queue  = optional(string)
+      jobs_per_day = optional(number)
+      daily_shape  = optional(list(number))
+      arrivals     = optional(list(string))
+      shapes = list(object({
+        weight        = optional(number)
+        gpu_type      = optional(string)
+        mig_profile   = optional(string)
+        gpus          = optional(number)
+        pods          = optional(number)
+        cpu           = optional(string)
+        memory        = optional(string)
+        capacity_type = optional(string)
+      }))
+      duration = object({
+        distribution = string
+        mean         = optional(string)
+        min          = optional(string)
+        max          = optional(string)
+        p95          = optional(string)
+      })
+      priorities                  = optional(map(number))
+      checkpoint                  = optional(bool)
+      node_start                  = optional(string)
+      spot_interruptions_per_hour = optional(number)
+    }))
     training_templates = optional(map(object({
       image           = string
       training_script = optional(string)
@@ -244,6 +271,10 @@ variable "teams" {
       team's first LocalQueue), the service account, and the billing labels (the team's, plus
       `project_label = project`); `priority` names a key of `priorities`. `schedules`: CronWorkflows
       that run the template (`mlplatform_training_schedule`), keyed by name.
+    - `simulation`: the team's day of jobs for `data.mlplatform_capacity_simulation` (its
+      `profiles`: when jobs arrive, their shapes, durations, priorities by key of `priorities`,
+      checkpointing, node start, spot interruptions; `local_queue` defaults to the team's first).
+      With any team's, the module simulates the day through its own queues: output `simulation`.
     - `labels`, `force_destroy` (see `mlplatform_team`).
   EOT
 
@@ -384,4 +415,15 @@ variable "billing" {
       dashboard sidecar) of those series, in `folder`, reading the Prometheus data source
       `datasource` (default: Grafana's default).
   EOT
+}
+
+variable "simulation" {
+  type = object({
+    horizon  = optional(string, "24h")
+    interval = optional(string, "15m")
+    seed     = optional(number, 1)
+    max_jobs = optional(number)
+  })
+  default     = {}
+  description = "How the teams' `simulation` profiles are simulated (`data.mlplatform_capacity_simulation`): the `horizon`, the timeline's `interval`, the `seed` that draws the jobs, and `max_jobs`, the most a plan simulates. Nothing is simulated unless a team has a `simulation` profile."
 }
