@@ -15,6 +15,8 @@ type Result struct {
 	Caveats  []string
 	// Cycles is how many scheduling cycles Kueue ran.
 	Cycles int
+	// Admitted is when each job admitted within the horizon was first admitted, by name.
+	Admitted map[string]time.Duration
 }
 
 // TeamResult is one team's jobs: a team is the namespace its jobs run in (or Job.Team).
@@ -63,7 +65,7 @@ var Caveats = []string{
 }
 
 func (e *engine) result() *Result {
-	res := &Result{Cycles: e.cycles, Timeline: e.acct.steps, Caveats: slices.Clone(Caveats)}
+	res := &Result{Cycles: e.cycles, Timeline: e.acct.steps, Caveats: slices.Clone(Caveats), Admitted: map[string]time.Duration{}}
 	if e.stopped != "" {
 		res.Caveats = append(res.Caveats, "The run was cut short: "+e.stopped+".")
 	}
@@ -91,6 +93,7 @@ func (e *engine) result() *Result {
 		if r.admitted {
 			t.Admitted++
 			wait = r.firstWait
+			res.Admitted[r.job.Name] = r.job.Arrival + r.firstWait
 		}
 		waits[name] = append(waits[name], wait)
 		switch {
