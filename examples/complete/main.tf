@@ -65,11 +65,20 @@ module "platform" {
     experiment = { value = 100, description = "Experiments and sweeps: may be preempted, so checkpoint to durable storage." }
   }
   # Production waits for quota at most 30 minutes, research 2 hours; then an alert fires.
-  billing = { rules = { name = "gpu-billing", admission_wait_slo = "30m", admission_wait_slo_per_team = { research = "2h" } }, dashboard = { folder = "ML platform" } }
+  billing    = { rules = { name = "gpu-billing", admission_wait_slo = "30m", admission_wait_slo_per_team = { research = "2h" } }, dashboard = { folder = "ML platform" } }
+  simulation = { compare_whole_gpus = true }
 }
 
 output "submit_commands" { value = module.platform.submit_commands }
 output "queues" { value = module.platform.queues }
 output "supplies" { value = module.platform.supplies }
 output "hourly_cost_ceiling" { value = module.platform.hourly_cost_ceiling }
-output "simulation" { value = { for t, r in try(module.platform.simulation.teams, {}) : t => { wait_p95_minutes = r.wait_p95_minutes, gpu_hours = r.gpu_hours, preemptions = r.preemptions, cost = r.cost } } }
+# The seed's day with its MIG slices and the same day in whole GPUs (simulation.compare_whole_gpus),
+# side by side: each team's p95 wait and GPU-hours, each flavor's utilisation.
+output "simulation" {
+  value = { for v, sim in { with_mig = module.platform.simulation, whole_gpus = module.platform.simulation_whole_gpus } : v => sim == null ? null : {
+    wait_p95_minutes = { for t, r in sim.teams : t => r.wait_p95_minutes }
+    gpu_hours        = { for t, r in sim.teams : t => r.gpu_hours }
+    utilisation      = { for f in sim.flavor_usage : "${f.flavor} ${f.resource}" => f.utilisation }
+  } }
+}

@@ -214,3 +214,31 @@ func TestRun_repeats(t *testing.T) {
 		t.Errorf("runs differ or nothing was interrupted:\n%v\n%v", first.Teams[0], second.Teams[0])
 	}
 }
+
+// The same day without MIG: 14 one-slice experiments fit at once on 2 GPUs of 7 slices each;
+// as whole GPUs, 2 run at a time and the rest wait their turn.
+func TestWholeGPUs_slicesBecomeGPUs(t *testing.T) {
+	const slice = corev1.ResourceName("nvidia.com/mig-1g.10gb")
+	in := platform(clusterQueue("a", "", quota{0, -1, -1}, kueue.ClusterQueuePreemption{}))
+	in.ClusterQueues[0].Spec.ResourceGroups[0].CoveredResources = []corev1.ResourceName{gpu, slice}
+	in.ClusterQueues[0].Spec.ResourceGroups[0].Flavors[0].Resources = append(in.ClusterQueues[0].Spec.ResourceGroups[0].Flavors[0].Resources,
+		kueue.ResourceQuota{Name: slice, NominalQuota: resource.MustParse("14")})
+	in.Flavor["a100"] = FlavorModel{Price: map[corev1.ResourceName]float64{slice: 0.5}, UnitsPerGPU: map[corev1.ResourceName]float64{slice: 7}}
+	profiles := []Profile{{Team: "a", Namespace: "a", Queue: "a", Arrivals: make([]time.Duration, 14),
+		Shapes:   []Shape{{Weight: 1, Pods: 1, Requests: corev1.ResourceList{slice: resource.MustParse("1")}}},
+		Duration: Distribution{Kind: "fixed", Mean: time.Hour}}}
+	in.Jobs = Jobs(profiles, in.Horizon, 1)
+	sliced := team(t, simulate(t, in), "a")
+	if err := WholeGPUs(&in, profiles); err != nil {
+		t.Fatal(err)
+	}
+	in.Jobs = Jobs(profiles, in.Horizon, 1)
+	whole := team(t, simulate(t, in), "a")
+	if sliced.WaitMax != 0 || whole.WaitMax != 6*time.Hour || whole.Finished != 14 {
+		t.Errorf("sliced: %v; whole GPUs: %v; want none waiting with slices, 2 at a time on whole GPUs", sliced, whole)
+	}
+	// The same money per GPU-hour: 7 slices at 0.5 is one GPU at 3.5.
+	if sliced.Cost != 14*0.5 || whole.Cost != 14*3.5 {
+		t.Errorf("cost %v sliced, %v whole; want 7 and 49", sliced.Cost, whole.Cost)
+	}
+}

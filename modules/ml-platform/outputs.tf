@@ -92,11 +92,20 @@ output "billing" {
 
 output "simulation" {
   description = "The teams' `simulation` day through the declared queues (`data.mlplatform_capacity_simulation`): `teams` (waits, preemptions, GPU-hours used, borrowed, lent and lost, cost), `flavor_usage`, `timeline` and `caveats`; null when no team has a profile. It is known at plan once the GPU pools exist unchanged: the simulation reads the pools' supplies, and Terraform reads a data source that refers to a resource with changes pending only at apply."
-  value = length(data.mlplatform_capacity_simulation.this) == 0 ? null : {
-    jobs         = data.mlplatform_capacity_simulation.this[0].jobs
-    teams        = data.mlplatform_capacity_simulation.this[0].teams
-    flavor_usage = data.mlplatform_capacity_simulation.this[0].flavor_usage
-    timeline     = data.mlplatform_capacity_simulation.this[0].timeline
-    caveats      = data.mlplatform_capacity_simulation.this[0].caveats
-  }
+  value       = local.simulation["as_declared"]
+}
+
+output "simulation_whole_gpus" {
+  description = "With `simulation.compare_whole_gpus`, the same day with every MIG quota and job in whole GPUs (as `simulation`); null otherwise."
+  value       = local.simulation["whole_gpus"]
+}
+
+locals {
+  simulation = { for v in ["as_declared", "whole_gpus"] : v => try({
+    jobs         = data.mlplatform_capacity_simulation.this[v].jobs
+    teams        = data.mlplatform_capacity_simulation.this[v].teams
+    flavor_usage = data.mlplatform_capacity_simulation.this[v].flavor_usage
+    timeline     = data.mlplatform_capacity_simulation.this[v].timeline
+    caveats      = data.mlplatform_capacity_simulation.this[v].caveats
+  }, null) }
 }

@@ -4,11 +4,14 @@
 
 locals {
   simulated = { for t, team in var.teams : t => team if team.simulation != null }
+  # The day as declared and, to compare, the same day in whole GPUs (whole_gpus).
+  variants = length(local.simulated) == 0 ? {} : merge({ as_declared = false }, var.simulation.compare_whole_gpus ? { whole_gpus = true } : {})
 }
 
 data "mlplatform_capacity_simulation" "this" {
-  count = length(local.simulated) > 0 ? 1 : 0
+  for_each = local.variants
 
+  whole_gpus   = each.value
   horizon      = var.simulation.horizon
   interval     = var.simulation.interval
   seed         = var.simulation.seed

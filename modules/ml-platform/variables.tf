@@ -419,11 +419,12 @@ variable "billing" {
 
 variable "simulation" {
   type = object({
-    horizon  = optional(string, "24h")
-    interval = optional(string, "15m")
-    seed     = optional(number, 1)
-    max_jobs = optional(number)
+    horizon            = optional(string, "24h")
+    interval           = optional(string, "15m")
+    seed               = optional(number, 1)
+    max_jobs           = optional(number)
+    compare_whole_gpus = optional(bool, false)
   })
   default     = {}
-  description = "How the teams' `simulation` profiles are simulated (`data.mlplatform_capacity_simulation`): the `horizon`, the timeline's `interval`, the `seed` that draws the jobs, and `max_jobs`, the most a plan simulates. Nothing is simulated unless a team has a `simulation` profile."
+  description = "How the teams' `simulation` profiles are simulated (`data.mlplatform_capacity_simulation`): the `horizon`, the timeline's `interval`, the `seed` that draws the jobs, `max_jobs`, the most a plan simulates, and `compare_whole_gpus`: also simulate the same day with every MIG quota and job in whole GPUs (output `simulation_whole_gpus`), to see what the slices buy. Nothing is simulated unless a team has a `simulation` profile."
 }

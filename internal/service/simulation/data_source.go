@@ -51,6 +51,11 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 		profiles[i] = x.profile(path.Root("profiles").AtListIndex(i), &m.Profiles[i], in.Horizon)
 		expected += profiles[i].Expected(in.Horizon)
 	}
+	if m.WholeGPUs.ValueBool() && !x.diags.HasError() {
+		if err := simulate.WholeGPUs(&in, profiles); err != nil {
+			x.fail(path.Root("whole_gpus"), "Cannot count in whole GPUs", err.Error()+" (set the flavor's units_per_gpu).")
+		}
+	}
 	if !x.diags.HasError() { // what a shape asks for is only known once its values are
 		x.admissible(&in, profiles)
 	}

@@ -3,6 +3,7 @@ package simulation_test
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -99,6 +100,35 @@ func TestCapacitySimulation_migSlices(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("teams").AtMapKey("a").AtMapKey("wait_max_minutes"), knownvalue.Float64Exact(0)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("teams").AtMapKey("a").AtMapKey("gpu_hours"), knownvalue.Float64Exact(2.86)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("flavor_usage").AtSliceIndex(1).AtMapKey("peak"), knownvalue.Float64Exact(20)),
+			},
+		}},
+	})
+}
+
+// The same MIG day in whole GPUs: the MIG flavor's 14 slices a queue are 2 GPUs, and the 20
+// one-slice runs become 20 one-GPU runs, which the whole-GPU flavor and the borrowing take at
+// once: 20 GPU-hours where the slices took 2.86.
+func TestCapacitySimulation_wholeGPUs(t *testing.T) {
+	host, _ := acctest.UnreachableCluster(t)
+	addr := "data.mlplatform_capacity_simulation.test"
+	config := strings.Replace(day(host, `{
+    team        = "a"
+    local_queue = "train"
+    arrivals    = [for i in range(20) : "${i}s"]
+    shapes      = [{ gpu_type = "a100-80gb", mig_profile = "1g.10gb" }]
+    duration    = { distribution = "fixed", mean = "1h" }
+  }`), `horizon  = "12h"`, `horizon  = "12h"
+  whole_gpus = true`, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("teams").AtMapKey("a").AtMapKey("finished"), knownvalue.Int64Exact(20)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("teams").AtMapKey("a").AtMapKey("gpu_hours"), knownvalue.Float64Exact(20)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("flavor_usage").AtSliceIndex(1), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"flavor": knownvalue.StringExact("a100-mig"), "resource": knownvalue.StringExact("nvidia.com/gpu"), "quota": knownvalue.Float64Exact(4),
+				})),
 			},
 		}},
 	})

@@ -10,6 +10,7 @@ type model struct {
 	Seed            types.Int64            `tfsdk:"seed"`
 	MaxJobs         types.Int64            `tfsdk:"max_jobs"`
 	FairSharing     types.Bool             `tfsdk:"fair_sharing"`
+	WholeGPUs       types.Bool             `tfsdk:"whole_gpus"`
 	Flavors         []flavorModel          `tfsdk:"flavors"`
 	ClusterQueues   []clusterQueueModel    `tfsdk:"cluster_queues"`
 	LocalQueues     []localQueueModel      `tfsdk:"local_queues"`

@@ -51,6 +51,10 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 				MarkdownDescription: "The most jobs a plan simulates (defaults to 20000): a larger profile is refused with its estimated time, never left to hang the plan."},
 			"fair_sharing": schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether Kueue's Configuration turns `fairSharing` on " +
 				"(as the module's `fair_sharing`); defaults to false, Kueue's default."},
+			"whole_gpus": schema.BoolAttribute{Optional: true, MarkdownDescription: "Simulate the same day without MIG: each queue's MIG " +
+				"quota on a flavor becomes whole GPUs (its slices over the flavor's `units_per_gpu`, rounded down), a GPU costs what its " +
+				"slices cost, and a job that asks for slices asks for as many whole GPUs. Beside a simulation without it, it shows what " +
+				"the slices buy (the module's `simulation.compare_whole_gpus`)."},
 			"flavors": schema.ListNestedAttribute{
 				Required:            true,
 				MarkdownDescription: "The ResourceFlavors the queues name, with what Kueue does not know of them: prices and the GPUs a unit is.",
