@@ -92,9 +92,23 @@ var nestedBases = map[string][]string{
 }
 
 var nestedDataBases = map[string][]string{
-	"mlplatform_cluster_queue": {`{"name": "queue"}`},
-	"mlplatform_gpu":           {`{"name": "a100-80gb"}`},
-	"mlplatform_mig_layout":    {`{"gpu": "a100-80gb", "profiles": {"4g.40gb": 1, "2g.20gb": 1, "1g.10gb": 1}}`},
+	"mlplatform_cluster_queue":       {`{"name": "queue"}`},
+	"mlplatform_gpu":                 {`{"name": "a100-80gb"}`},
+	"mlplatform_mig_layout":          {`{"gpu": "a100-80gb", "profiles": {"4g.40gb": 1, "2g.20gb": 1, "1g.10gb": 1}}`},
+	"mlplatform_capacity_simulation": {simulationBase(`"jobs_per_day": 4, "daily_shape": [1, 2]`), simulationBase(`"arrivals": ["0s", "1h"]`)},
+}
+
+// simulationBase is a day of one team on one flavor, its arrivals given by arrivals.
+func simulationBase(arrivals string) string {
+	return `{"horizon": "4h", "interval": "1h",
+		"flavors": [{"name": "a100", "node_labels": {"mlplatform.io/gpu": "a100-sxm4-80gb"}, "price_per_hour": {"nvidia.com/gpu": 4}, "units_per_gpu": {"nvidia.com/gpu": 1}}],
+		"cluster_queues": [{"name": "q", "preemption": {"within_cluster_queue": "LowerPriority"},
+			"flavors": [{"name": "a100", "resources": {"nvidia.com/gpu": {"nominal_quota": "8"}}}]}],
+		"local_queues": [{"namespace": "team", "name": "training", "cluster_queue": "q"}],
+		"priority_classes": {"low": 100},
+		"profiles": [{"team": "team", "local_queue": "training", ` + arrivals + `,
+			"shapes": [{"gpu_type": "a100-80gb", "gpus": 2}], "duration": {"distribution": "fixed", "mean": "1h"},
+			"priorities": {"low": 1}}]}`
 }
 
 // providerBases are the provider configurations mutated, pointing at host.

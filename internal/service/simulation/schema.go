@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/simulate"
 )
 
@@ -28,6 +29,12 @@ func num(desc string, v ...validator.Float64) schema.Float64Attribute {
 func oneOf(values ...string) validator.String { return stringvalidator.OneOf(values...) }
 
 func code(values ...string) string { return "`" + strings.Join(values, "`, `") + "`" }
+
+// Null elements are refused at validation, naming the attribute, as no object can carry one.
+var (
+	noNullList = []validator.List{framework.NoNullElements()}
+	noNullMap  = []validator.Map{framework.NoNullElements()}
+)
 
 const durationHint = " A Go duration, e.g. `90m`, `2h30m`."
 
@@ -58,22 +65,22 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			"flavors": schema.ListNestedAttribute{
 				Required:            true,
 				MarkdownDescription: "The ResourceFlavors the queues name, with what Kueue does not know of them: prices and the GPUs a unit is.",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+				Validators:          []validator.List{listvalidator.SizeAtLeast(1), framework.NoNullElements()},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name": str("The flavor's name.", true),
-					"node_labels": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+					"node_labels": schema.MapAttribute{ElementType: types.StringType, Optional: true, Validators: noNullMap,
 						MarkdownDescription: "The flavor's `nodeLabels`, which Kueue matches against a job's node selector (the shapes' `gpu_type` and `capacity_type`). " +
 							"`karpenter.sh/capacity-type = spot` makes its runs interruptible."},
-					"price_per_hour": schema.MapAttribute{ElementType: types.Float64Type, Optional: true,
+					"price_per_hour": schema.MapAttribute{ElementType: types.Float64Type, Optional: true, Validators: noNullMap,
 						MarkdownDescription: "USD per hour of one unit of each resource, e.g. `{ \"nvidia.com/gpu\" = 4.10 }` (a node pool's `supplies[...].hourly_price`). Absent: free."},
-					"units_per_gpu": schema.MapAttribute{ElementType: types.Float64Type, Optional: true,
+					"units_per_gpu": schema.MapAttribute{ElementType: types.Float64Type, Optional: true, Validators: noNullMap,
 						MarkdownDescription: "How many units of a resource one GPU gives, e.g. `{ \"nvidia.com/mig-1g.10gb\" = 7 }`, to report MIG slices in GPUs; 1 when absent."},
 				}},
 			},
 			"cluster_queues": schema.ListNestedAttribute{
 				Required:            true,
 				MarkdownDescription: "The ClusterQueues, as the `mlplatform_cluster_queue` resources declare them (one resource group covering every resource its flavors list).",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+				Validators:          []validator.List{listvalidator.SizeAtLeast(1), framework.NoNullElements()},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name":              str("The ClusterQueue's name.", true),
 					"cohort":            str("The cohort it borrows and lends in.", false),
@@ -85,10 +92,10 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 							"borrow_within_cohort":   str("`borrowWithinCohort.policy`: one of "+code("Never", "LowerPriority")+".", false, oneOf("Never", "LowerPriority")),
 							"max_priority_threshold": schema.Int64Attribute{Optional: true, MarkdownDescription: "`borrowWithinCohort.maxPriorityThreshold`."},
 						}},
-					"flavors": schema.ListNestedAttribute{Required: true, MarkdownDescription: "The flavors in the order Kueue tries them, with a quota per resource.",
+					"flavors": schema.ListNestedAttribute{Required: true, Validators: noNullList, MarkdownDescription: "The flavors in the order Kueue tries them, with a quota per resource.",
 						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 							"name": str("The flavor.", true),
-							"resources": schema.MapNestedAttribute{Required: true, MarkdownDescription: "Quotas by resource name (`nvidia.com/gpu`, `cpu`, ...).",
+							"resources": schema.MapNestedAttribute{Required: true, Validators: noNullMap, MarkdownDescription: "Quotas by resource name (`nvidia.com/gpu`, `cpu`, ...).",
 								NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 									"nominal_quota":   str("A Kubernetes quantity.", true),
 									"borrowing_limit": str("A Kubernetes quantity; absent: no limit.", false),
@@ -99,6 +106,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 			},
 			"local_queues": schema.ListNestedAttribute{
 				Required:            true,
+				Validators:          noNullList,
 				MarkdownDescription: "The LocalQueues the teams submit to.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"namespace":     str("The team's namespace.", true),
@@ -106,7 +114,7 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 					"cluster_queue": str("The ClusterQueue it feeds.", true),
 				}},
 			},
-			"priority_classes": schema.MapAttribute{ElementType: types.Int64Type, Optional: true,
+			"priority_classes": schema.MapAttribute{ElementType: types.Int64Type, Optional: true, Validators: noNullMap,
 				MarkdownDescription: "WorkloadPriorityClass values by name (the module's `priorities`)."},
 			"profiles": profilesAttribute(nonNegative),
 
@@ -136,17 +144,18 @@ func (d *dataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp 
 func profilesAttribute(nonNegative validator.Float64) schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		Required:            true,
+		Validators:          noNullList,
 		MarkdownDescription: "Each team's day: when its jobs arrive, what they ask for, how long they run.",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"team":         str("The team; the results are keyed by it.", true),
 			"namespace":    str("The namespace its jobs run in; defaults to `team`.", false),
 			"local_queue":  str("The LocalQueue its jobs name (in `local_queues`).", true),
 			"jobs_per_day": num("Jobs arriving per day, at random (a Poisson process). Either this or `arrivals`.", nonNegative),
-			"daily_shape": schema.ListAttribute{ElementType: types.Float64Type, Optional: true,
+			"daily_shape": schema.ListAttribute{ElementType: types.Float64Type, Optional: true, Validators: noNullList,
 				MarkdownDescription: "Weights of equal parts of the day (24 for hours): more jobs arrive in the parts weighed more. Absent: evenly."},
-			"arrivals": schema.ListAttribute{ElementType: types.StringType, Optional: true,
+			"arrivals": schema.ListAttribute{ElementType: types.StringType, Optional: true, Validators: noNullList,
 				MarkdownDescription: "Explicit arrival times from the horizon's start, instead of `jobs_per_day`." + durationHint},
-			"shapes": schema.ListNestedAttribute{Required: true, Validators: []validator.List{listvalidator.SizeAtLeast(1)},
+			"shapes": schema.ListNestedAttribute{Required: true, Validators: []validator.List{listvalidator.SizeAtLeast(1), framework.NoNullElements()},
 				MarkdownDescription: "The kinds of job, drawn by `weight`.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"weight":   num("This shape's share of the jobs; defaults to 1.", nonNegative),
@@ -167,7 +176,7 @@ func profilesAttribute(nonNegative validator.Float64) schema.ListNestedAttribute
 					"max":          str("The most: longer draws are cut to it (and `uniform`'s upper end)."+durationHint, false),
 					"p95":          str("The 95th percentile, for `lognormal`."+durationHint, false),
 				}},
-			"priorities": schema.MapAttribute{ElementType: types.Float64Type, Optional: true,
+			"priorities": schema.MapAttribute{ElementType: types.Float64Type, Optional: true, Validators: noNullMap,
 				MarkdownDescription: "Shares of the jobs by WorkloadPriorityClass (in `priority_classes`), e.g. `{ low = 3, high = 1 }`. Absent: no priority class."},
 			"checkpoint":                  schema.BoolAttribute{Optional: true, MarkdownDescription: "Whether a preempted or interrupted run resumes where it was (true) or starts over (false, the default)."},
 			"node_start":                  str("How long an admitted run waits for its node before it works; defaults to `0s`."+durationHint, false),
