@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -240,5 +241,22 @@ func TestWholeGPUs_slicesBecomeGPUs(t *testing.T) {
 	// The same money per GPU-hour: 7 slices at 0.5 is one GPU at 3.5.
 	if sliced.Cost != 14*0.5 || whole.Cost != 14*3.5 {
 		t.Errorf("cost %v sliced, %v whole; want 7 and 49", sliced.Cost, whole.Cost)
+	}
+}
+
+// No goroutine outlives a run: Kueue's parts run inline, on the caller's goroutine.
+func TestRun_leavesNoGoroutines(t *testing.T) {
+	in := busyDay(40)
+	if _, err := Run(context.Background(), in); err != nil { // warm: package-level caches
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	if _, err := Run(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if after := runtime.NumGoroutine(); after > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines before the run, %d after:\n%s", before, after, buf[:runtime.Stack(buf, true)])
 	}
 }
