@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -15,12 +17,23 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/event"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 	"sigs.k8s.io/kueue/pkg/workload"
 )
 
 // epoch is the virtual clock's start: any fixed instant, so that runs repeat.
 var epoch = time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
+
+// memoryLimit is the Go runtime's soft limit while a run lasts (unless the process has a lower
+// one): a run's live heap is tens of MB, but it allocates gigabytes, and the default GC pacing
+// would let the heap grow to twice the live size and the provider past 200 MB.
+const memoryLimit = 150 << 20
+
+// quietControllerRuntime sets controller-runtime's global logger, which Kueue's handlers log
+// through: until one is set, it keeps every logger derived from it (tens of MB over a run) and
+// prints a stack trace after 30 s.
+var quietControllerRuntime sync.Once
 
 // MaxAttempts bounds how often one job is queued again after a preemption or an interruption; a
 // job that reaches it is given up and counted (a preemption loop).
@@ -112,6 +125,8 @@ func Run(ctx context.Context, in Input) (*Result, error) {
 	}
 	kueueGlobals.Lock()
 	defer kueueGlobals.Unlock()
+	quietControllerRuntime.Do(func() { ctrllog.SetLogger(logr.Discard()) })
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(min(memoryLimit, debug.SetMemoryLimit(-1))))
 
 	ctx = ctrl.LoggerInto(ctx, logr.Discard())
 	ctx, cancel := context.WithCancel(ctx)

@@ -22,6 +22,7 @@ import (
 	schdcache "sigs.k8s.io/kueue/pkg/cache/scheduler"
 	"sigs.k8s.io/kueue/pkg/controller/core"
 	"sigs.k8s.io/kueue/pkg/controller/core/indexer"
+	"sigs.k8s.io/kueue/pkg/metrics"
 	"sigs.k8s.io/kueue/pkg/scheduler"
 	"sigs.k8s.io/kueue/pkg/util/expectations"
 	"sigs.k8s.io/kueue/pkg/util/routine"
@@ -56,6 +57,7 @@ type kueueInstance struct {
 	workloads     *core.WorkloadReconciler
 	written       map[types.NamespacedName]bool
 	clusterQueues map[kueue.ClusterQueueReference]*qcache.ClusterQueue
+	namespaces    map[string]*corev1.Namespace
 }
 
 func newScheme() *runtime.Scheme {
@@ -67,7 +69,11 @@ func newScheme() *runtime.Scheme {
 
 // newKueue builds the instance; the caller holds kueueGlobals.
 func newKueue(ctx context.Context, clk *testingclock.FakeClock, in *Input) (*kueueInstance, error) {
-	k := &kueueInstance{written: map[types.NamespacedName]bool{}, clusterQueues: map[kueue.ClusterQueueReference]*qcache.ClusterQueue{}}
+	k := &kueueInstance{
+		written:       map[types.NamespacedName]bool{},
+		clusterQueues: map[kueue.ClusterQueueReference]*qcache.ClusterQueue{},
+		namespaces:    namespaces(in),
+	}
 	record := func(obj client.Object) {
 		if _, ok := obj.(*kueue.Workload); ok {
 			k.written[client.ObjectKeyFromObject(obj)] = true
@@ -83,8 +89,18 @@ func newKueue(ctx context.Context, clk *testingclock.FakeClock, in *Input) (*kue
 		WithIndex(&kueue.Workload{}, indexer.WorkloadClusterQueueKey, indexer.IndexWorkloadClusterQueue).
 		WithIndex(&kueue.Workload{}, indexer.OwnerReferenceUID, indexer.IndexOwnerUID).
 		WithStatusSubresource(&kueue.Workload{}).
-		WithObjects(namespaces(in)...).
+		WithObjects(objects(k.namespaces)...).
 		WithInterceptorFuncs(interceptor.Funcs{
+			Get: func(ctx context.Context, c client.WithWatch, key client.ObjectKey, obj client.Object, opts ...client.GetOption) error {
+				// Kueue reads a workload's namespace each time it retries it; namespaces do not
+				// change during a run, and the fake client's JSON copy of each read was a third of
+				// a busy day's time.
+				if ns, ok := obj.(*corev1.Namespace); ok && k.namespaces[key.Name] != nil {
+					k.namespaces[key.Name].DeepCopyInto(ns)
+					return nil
+				}
+				return c.Get(ctx, key, obj, opts...)
+			},
 			Patch: func(ctx context.Context, c client.WithWatch, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
 				record(obj)
 				return c.Patch(ctx, obj, asMergePatch(patch), withoutForce(opts)...)
@@ -105,9 +121,12 @@ func newKueue(ctx context.Context, clk *testingclock.FakeClock, in *Input) (*kue
 
 	recorder := &events.FakeRecorder{} // no channel: drops the events, nobody reads them
 	store := expectations.NewStore("preemption")
-	k.cache = schdcache.New(k.client)
+	// No LocalQueue metrics: they decide nothing, and counting a queue's pending workloads on each
+	// requeue walks its heap.
+	noQueueMetrics := &metrics.LocalQueueMetricsConfig{}
+	k.cache = schdcache.New(k.client, schdcache.WithLocalQueueMetrics(noQueueMetrics))
 	queues, requeuer := qcache.NewManagerForUnitTestsWithRequeuer(k.client, k.cache,
-		qcache.WithClock(clk), qcache.WithPreemptionExpectations(store))
+		qcache.WithClock(clk), qcache.WithPreemptionExpectations(store), qcache.WithLocalQueueMetrics(noQueueMetrics))
 	k.queues, k.requeuer = queues, requeuer
 	k.workloads = core.NewWorkloadReconciler(k.client, k.queues, k.cache, recorder, core.WithPreemptionExpectations(store))
 
@@ -176,14 +195,21 @@ func (k *kueueInstance) activePending() (active, inadmissible int) {
 	return active, inadmissible
 }
 
-func namespaces(in *Input) []client.Object {
-	seen := map[string]bool{}
-	var out []client.Object
+// namespaces are the LocalQueues' namespaces, by name.
+func namespaces(in *Input) map[string]*corev1.Namespace {
+	out := map[string]*corev1.Namespace{}
 	for _, lq := range in.LocalQueues {
-		if !seen[lq.Namespace] {
-			seen[lq.Namespace] = true
-			out = append(out, &corev1.Namespace{ObjectMeta: objectMeta("", lq.Namespace)})
+		if out[lq.Namespace] == nil {
+			out[lq.Namespace] = &corev1.Namespace{ObjectMeta: objectMeta("", lq.Namespace)}
 		}
+	}
+	return out
+}
+
+func objects(namespaces map[string]*corev1.Namespace) []client.Object {
+	out := make([]client.Object, 0, len(namespaces))
+	for _, ns := range namespaces {
+		out = append(out, ns.DeepCopy())
 	}
 	return out
 }

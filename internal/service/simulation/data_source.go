@@ -20,10 +20,10 @@ import (
 var configFairSharing = config.FairSharing{PreemptionStrategies: []config.PreemptionStrategy{config.LessThanOrEqualToFinalShare, config.LessThanInitialShare}}
 
 // defaultMaxJobs bounds a plan's simulation; msPerJob is what BenchmarkRun measured per job on a
-// busy day (2 cores), for the estimate in the refusal.
+// saturated day (2.5 ms; 1 ms at a steady load; 2 cores), for the estimate in the refusal.
 const (
 	defaultMaxJobs = 20000
-	msPerJob       = 25
+	msPerJob       = 3
 )
 
 type dataSource struct{ framework.DataSourceBase }
