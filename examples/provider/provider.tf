@@ -5,8 +5,8 @@ provider "mlplatform" {
 
   # Billing labels on every object the provider writes.
   default_labels = {
-    "billing.mlplatform.io/cost-centre" = "cc-1234"
-    "app.kubernetes.io/managed-by"      = "terraform"
+    "mlplatform.io/cost-centre"    = "cc-1234"
+    "app.kubernetes.io/managed-by" = "terraform"
   }
 }
 

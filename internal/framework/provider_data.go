@@ -24,7 +24,8 @@ type ProviderData struct {
 	// known only at apply: GPU node pools then plan their hourly prices as unknown.
 	PricingRegion string
 
-	claims claims // what the resources of the configuration write, at plan
+	claims    claims    // what the resources of the configuration write, at plan
+	podLabels podLabels // which pod labels teams require and templates carry, at plan
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.

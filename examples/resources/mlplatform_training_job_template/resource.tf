@@ -6,10 +6,9 @@ resource "mlplatform_training_job_template" "sentiment" {
   name           = "sentiment-model"
   queue          = mlplatform_team.nlp.local_queue_names[0]
   priority_class = mlplatform_workload_priority_class.experiment.name
-  billing = {
-    "billing.mlplatform.io/team"    = "nlp"
-    "billing.mlplatform.io/project" = "sentiment"
-  }
+  # The team's billing labels (mlplatform.io/team, mlplatform.io/cost-centre) and the project label
+  # the team requires of every pod (project_label, mlplatform.io/project by default).
+  billing = merge(mlplatform_team.nlp.pod_labels, { (mlplatform_team.nlp.project_label) = "sentiment" })
 
   source = {
     git_repo               = "git@github.com:acme/models.git"
@@ -58,7 +57,7 @@ resource "mlplatform_training_job_template" "mig_experiment" {
   namespace = "research"
   name      = "mig-experiment"
   queue     = mlplatform_local_queue.research.name
-  billing   = { "billing.mlplatform.io/team" = "research" }
+  billing   = { "mlplatform.io/team" = "research", "mlplatform.io/project" = "small-experiments" }
 
   image   = "ghcr.io/acme/research:0.3"
   command = ["python", "-m", "experiments.small"]

@@ -143,6 +143,30 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
+	checkRequiredPodLabel(ctx, p, &m, resp)
+}
+
+// checkRequiredPodLabel refuses a template whose runs' pods lack the label a team of the same
+// configuration requires of every pod in the template's namespace: its admission policy would
+// refuse each pod, and the run would fail at once. When the team plans after the template, the
+// team reports it (framework.RequirePodLabel).
+func checkRequiredPodLabel(ctx context.Context, p *framework.ProviderData, m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	var labelsAll types.Map
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("labels_all"), &labelsAll)...)
+	if !framework.FullyKnown(ctx, labelsAll) || !framework.FullyKnown(ctx, m.Billing) || m.Namespace.IsUnknown() || m.Name.IsUnknown() {
+		return
+	}
+	ns := m.Namespace.ValueString()
+	meta := framework.ObjectMeta{Labels: framework.StringMap(ctx, labelsAll, &resp.Diagnostics)}
+	labels := podLabels(ctx, m, meta, &resp.Diagnostics)
+	what := fmt.Sprintf("%straining_job_template %q", framework.ResourceTypePrefix, ns+"/"+m.Name.ValueString())
+	if label, by, lacking := p.CarryPodLabels(ns, labels, what); lacking {
+		resp.Diagnostics.AddAttributeError(path.Root("billing"), "Runs would be refused: a required pod label is missing",
+			fmt.Sprintf("Attribute billing: %s requires every pod in namespace %s to carry the label %q, and this template's "+
+				"pods would not (their labels are labels_all and billing): the API server would refuse each run's pod, "+
+				"and the run would fail at once. Add %q to billing, e.g. billing = merge(<team>.pod_labels, { %q = \"<project>\" }).",
+				by, ns, label, label, label))
+	}
 }
 
 // setComputed sets submit_command and resources from the model, or unknown where an input is.

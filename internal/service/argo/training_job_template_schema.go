@@ -56,7 +56,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 		Validators: []validator.String{framework.DNSSubdomain()}}
 	attrs["billing"] = schema.MapAttribute{ElementType: types.StringType, Optional: true,
 		MarkdownDescription: "Billing labels (team, project, cost centre) for the runs' pods, merged over `labels_all`, so " +
-			"GPU-hours can be summed per team. They are written on the pods, not on the WorkflowTemplate.",
+			"GPU-hours can be summed per team. They are written on the pods, not on the WorkflowTemplate. Take the team's with " +
+			"`merge(mlplatform_team.<t>.pod_labels, { (mlplatform_team.<t>.project_label) = \"<project>\" })`: when a " +
+			"`mlplatform_team` of the same configuration requires a project label of its namespace's pods " +
+			"(`require_project_label`), a template whose pods would lack it is refused at plan, since the team's admission " +
+			"policy would refuse every run's pod.",
 		Validators: framework.LabelMapValidators(mapvalidator.KeysAre(stringvalidator.NoneOf(labelQueue, labelPriority)))}
 	attrs["image"] = schema.StringAttribute{Required: true,
 		MarkdownDescription: "Container image of the trainer, e.g. `ghcr.io/acme/trainer:1.4`.",

@@ -120,7 +120,8 @@ func (team) Schema(ctx context.Context) schema.Schema {
 			"`project_label`, so that every GPU-hour can be billed to a project. A ValidatingAdmissionPolicy " +
 			"(admissionregistration.k8s.io/v1, built into Kubernetes 1.30+) and its binding, both named `" + policyPrefix +
 			"<namespace>`, enforce it in the API server; the refusal names the label. Pods that exist are not touched. " +
-			"Defaults to `true`.",
+			"A `mlplatform_training_job_template` of the same configuration in the namespace whose pods would lack the label " +
+			"is refused at plan. Defaults to `true`.",
 	}
 	attrs["project_label"] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(defaultProjectLabel),
 		MarkdownDescription: "The pod label that names the project a pod's GPU-hours are billed to. Defaults to `" +

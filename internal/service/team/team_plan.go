@@ -2,8 +2,10 @@ package team
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -31,9 +33,10 @@ func (namespaceFromName) PlanModifyString(ctx context.Context, req planmodifier.
 	resp.PlanValue = name
 }
 
-// ModifyPlan computes pod_labels and local_queue_names, and refuses to move a LocalQueue to
-// another ClusterQueue, which Kueue forbids.
-func (team) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+// ModifyPlan computes pod_labels and local_queue_names, refuses to move a LocalQueue to another
+// ClusterQueue, which Kueue forbids, and refuses a project label the configuration's training
+// templates in the namespace do not carry.
+func (team) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m teamModel
 	if resp.Diagnostics.Append(resp.Plan.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
@@ -42,6 +45,7 @@ func (team) ModifyPlan(ctx context.Context, _ *framework.ProviderData, req resou
 	m.LocalQueueNames = localQueueNames(ctx, m.LocalQueues, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pod_labels"), m.PodLabels)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("local_queue_names"), m.LocalQueueNames)...)
+	requireProjectLabel(p, &m, &resp.Diagnostics)
 	if req.State.Raw.IsNull() {
 		return
 	}
@@ -121,4 +125,22 @@ func stringSet(ctx context.Context, v types.Set, diags *diag.Diagnostics) []stri
 	diags.Append(v.ElementsAs(ctx, &out, false)...)
 	slices.Sort(out)
 	return out
+}
+
+// requireProjectLabel records the project label the team requires of its namespace's pods, and
+// refuses it when a training template of the configuration planned before the team would run pods
+// without it (a template planned after reports itself: framework.CarryPodLabels).
+func requireProjectLabel(p *framework.ProviderData, m *teamModel, diags *diag.Diagnostics) {
+	if !m.RequireProjectLabel.ValueBool() || m.ProjectLabel.IsUnknown() || m.Namespace.IsUnknown() || m.Name.IsUnknown() {
+		return
+	}
+	label := m.ProjectLabel.ValueString()
+	what := fmt.Sprintf("%steam %q", framework.ResourceTypePrefix, m.Name.ValueString())
+	if lacking := p.RequirePodLabel(m.Namespace.ValueString(), label, what); len(lacking) > 0 {
+		diags.AddAttributeError(path.Root("require_project_label"), "Runs would be refused: a required pod label is missing",
+			fmt.Sprintf("Attribute require_project_label: the team requires every pod in namespace %s to carry the label %q "+
+				"(project_label), and the pods of %s would not: the API server would refuse each run's pod. Add %q to "+
+				"the templates' billing, e.g. billing = merge(<team>.pod_labels, { %q = \"<project>\" }).",
+				m.Namespace.ValueString(), label, strings.Join(lacking, ", "), label, label))
+	}
 }
