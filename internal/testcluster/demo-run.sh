@@ -1,26 +1,24 @@
 #!/usr/bin/env bash
-# Submits one run of the research team's mig-experiment template to the demo's local control plane,
-# as `argo submit --from workflowtemplate/mig-experiment -n research` would, and follows it: Kueue
+# Submits one run of the research team's mig-experiment template to the demo's local control plane
+# with the template's submit_manifest (MANIFEST, a Workflow for `kubectl create -f`), and follows it: Kueue
 # admits it, Karpenter launches a node of the MIG pool (KWOK plays it), kube-scheduler binds the pod
 # there, and the run succeeds. For the local control plane only (make demo runs it without
 # KUBECONFIG, once Karpenter runs); it first removes the previous demo run.
 #
-#   demo-run.sh KUBECTL
+#   demo-run.sh KUBECTL MANIFEST
 set -euo pipefail
-kubectl=$1
-ns=research run=demo-run
+kubectl=$1 manifest=$2
+ns=research label=mlplatform.io/demo-run
 # KWOK ends the run's containers after this long (see internal/testcluster/kwok_stages.yaml).
 run_for=20s
 
-$kubectl -n $ns delete workflows.argoproj.io $run --ignore-not-found --wait >/dev/null
-$kubectl create -f - >/dev/null <<YAML
-apiVersion: argoproj.io/v1alpha1
-kind: Workflow
-metadata: { name: $run, namespace: $ns }
-spec:
-  workflowTemplateRef: { name: mig-experiment }
-  podMetadata: { annotations: { testcluster.mlplatform.io/run-for: $run_for } }
-YAML
+$kubectl -n $ns delete workflows.argoproj.io -l $label --ignore-not-found --wait >/dev/null
+# The manifest as written, plus a label to find the run by and KWOK's run-for annotation; spec is
+# its last key, so the lines appended belong to it.
+run=$({
+	sed "s|^metadata:|metadata:\n  labels: { $label: \"true\" }|" "$manifest"
+	echo "  podMetadata: { annotations: { testcluster.mlplatform.io/run-for: $run_for } }"
+} | $kubectl create -f - -o jsonpath='{.metadata.name}')
 
 pod=
 for _ in $(seq 180); do

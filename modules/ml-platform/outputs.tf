@@ -72,6 +72,11 @@ output "submit_commands" {
   value       = { for k, t in mlplatform_training_job_template.this : "${t.namespace}/${t.name}" => t.submit_command }
 }
 
+output "submit_manifests" {
+  description = "Per training template (`<namespace>/<name>`), the Workflow (YAML) that submits it with its default parameters, for `kubectl create -f` by engineers without the argo CLI."
+  value       = { for k, t in mlplatform_training_job_template.this : "${t.namespace}/${t.name}" => t.submit_manifest }
+}
+
 output "cohort" {
   description = "Name of the Kueue Cohort the teams' queues share."
   value       = mlplatform_cohort.this.name

@@ -33,6 +33,7 @@ type trainingJobTemplateModel struct {
 	PodGC           types.String     `tfsdk:"pod_gc"`
 	RetryExpression types.String     `tfsdk:"retry_expression"`
 	SubmitCommand   types.String     `tfsdk:"submit_command"`
+	SubmitManifest  types.String     `tfsdk:"submit_manifest"`
 	Resources       types.Map        `tfsdk:"resources"`
 }
 

@@ -121,13 +121,14 @@ func checkUserStrings(ctx context.Context, req resource.ValidateConfigRequest, d
 	}
 }
 
-// ModifyPlan computes submit_command and resources at plan and refuses an env variable that the
+// ModifyPlan computes submit_command, submit_manifest and resources at plan and refuses an env variable that the
 // template sets itself. Argo's validator runs after it, on the WorkflowTemplate apply would write,
 // with the other checks of every object (package validate; UpstreamTextRefusal words its refusals).
 func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var m trainingJobTemplateModel
 	if d := req.Plan.Get(ctx, &m); d.HasError() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_manifest"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), types.MapUnknown(types.StringType))...)
 		return
 	}
@@ -141,6 +142,7 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 	}
 	setComputed(ctx, &m, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_manifest"), m.SubmitManifest)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
 	checkRequiredPodLabel(ctx, p, &m, resp)
@@ -169,9 +171,10 @@ func checkRequiredPodLabel(ctx context.Context, p *framework.ProviderData, m *tr
 	}
 }
 
-// setComputed sets submit_command and resources from the model, or unknown where an input is.
+// setComputed sets submit_command, submit_manifest and resources from the model, or unknown where
+// an input is.
 func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.Diagnostics) {
-	m.SubmitCommand, m.Resources = types.StringUnknown(), types.MapUnknown(types.StringType)
+	m.SubmitCommand, m.SubmitManifest, m.Resources = types.StringUnknown(), types.StringUnknown(), types.MapUnknown(types.StringType)
 	if !known(ctx, m) {
 		return
 	}
@@ -181,6 +184,12 @@ func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.D
 		return
 	}
 	m.SubmitCommand = types.StringValue(submitCommand(m.Namespace.ValueString(), m.Name.ValueString(), p.Params))
+	manifest, err := submitManifest(m.Namespace.ValueString(), m.Name.ValueString(), p.Params)
+	if err != nil {
+		diags.AddAttributeError(path.Root("submit_manifest"), "Building the submit manifest", err.Error())
+		return
+	}
+	m.SubmitManifest = types.StringValue(manifest)
 	m.Resources = framework.MapValue(p.Resources)
 }
 

@@ -159,6 +159,31 @@ func TestSubmitCommand(t *testing.T) {
 	}
 }
 
+func TestSubmitManifest(t *testing.T) {
+	got, err := submitManifest("nlp", "sentiment", []param{{"dataset_version", "v7"}, {"note", "it's: ok"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: sentiment-
+  namespace: nlp
+spec:
+  arguments:
+    parameters:
+    - name: dataset_version
+      value: v7
+    - name: note
+      value: 'it''s: ok'
+  workflowTemplateRef:
+    name: sentiment
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
 // A retry strategy changed outside Terraform reads back differently from what the plan sets.
 func TestFlattenRetryDrift(t *testing.T) {
 	for name, change := range map[string]func(rs map[string]any){

@@ -10,6 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"sigs.k8s.io/yaml"
+
+	"github.com/argoproj/argo-workflows/v3/pkg/apis/workflow"
+	wfv1 "github.com/argoproj/argo-workflows/v3/pkg/apis/workflow/v1alpha1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
@@ -63,6 +67,25 @@ func submitCommand(namespace, name string, params []param) string {
 		parts = append(parts, "-p", shellQuote(p.Name+"="+p.Value))
 	}
 	return strings.Join(parts, " ")
+}
+
+// submitManifest is the Workflow that submitCommand would create, for `kubectl create -f`: named
+// by the API server from generateName, as the argo CLI's are.
+func submitManifest(namespace, name string, params []param) (string, error) {
+	spec := map[string]any{"workflowTemplateRef": map[string]any{"name": name}}
+	if len(params) > 0 {
+		ps := make([]any, 0, len(params))
+		for _, p := range params {
+			ps = append(ps, map[string]any{"name": p.Name, "value": p.Value})
+		}
+		spec["arguments"] = map[string]any{"parameters": ps}
+	}
+	b, err := yaml.Marshal(map[string]any{
+		"apiVersion": wfv1.SchemeGroupVersion.String(), "kind": workflow.WorkflowKind,
+		"metadata": map[string]any{"generateName": name + "-", "namespace": namespace},
+		"spec":     spec,
+	})
+	return string(b), err
 }
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./:=@%+,-]+$`)

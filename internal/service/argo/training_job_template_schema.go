@@ -107,6 +107,11 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["submit_command"] = schema.StringAttribute{Computed: true,
 		MarkdownDescription: "The command that submits a run of this template with its default parameters: " +
 			"`argo submit --from workflowtemplate/<name> -n <namespace> -p <name>=<value> ...`."}
+	attrs["submit_manifest"] = schema.StringAttribute{Computed: true,
+		MarkdownDescription: "The same run as `submit_command`, for engineers without the argo CLI: a Workflow (YAML) " +
+			"whose `spec.workflowTemplateRef` names this template, with `generateName: <name>-` and the default " +
+			"parameters in `spec.arguments`. Submit it with `kubectl create -f <file>` (not `apply`, which needs a " +
+			"name); edit a parameter's value to override it."}
 	attrs["resources"] = schema.MapAttribute{ElementType: types.StringType, Computed: true,
 		MarkdownDescription: "The requests (and limits) of one training pod, by resource name: `cpu`, `memory` and " +
 			"`nvidia.com/gpu` or `nvidia.com/mig-<profile>`."}

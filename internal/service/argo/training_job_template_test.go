@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/argo"
@@ -80,7 +81,12 @@ func TestAccTrainingJobTemplate_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("id"), knownvalue.StringExact(ns+"/"+name)),
 					statecheck.ExpectKnownValue(tjtAddr, tfjsonpath.New("retry").AtMapKey("limit"), knownvalue.Int64Exact(10)),
 				},
-				Check: func(*terraform.State) error { return checkLive(t, ns, name, "3e-4", "spot") },
+				Check: resource.ComposeTestCheckFunc(
+					func(*terraform.State) error { return checkLive(t, ns, name, "3e-4", "spot") },
+					func(s *terraform.State) error {
+						return checkSubmitManifest(t, s.RootModule().Resources[tjtAddr].Primary.Attributes["submit_manifest"], ns, name)
+					},
+				),
 			},
 			{
 				Config: config("1e-4", "on-demand"),
@@ -290,4 +296,26 @@ resource "mlplatform_training_job_template" "test" {
 			}),
 		},
 	})
+}
+
+// checkSubmitManifest creates the template's submit_manifest as `kubectl create -f` would, in a
+// server-side dry run: the API server (Argo's Workflow CRD) accepts it, and it names the template.
+func checkSubmitManifest(t *testing.T, manifest, ns, name string) error {
+	t.Helper()
+	wf := &unstructured.Unstructured{}
+	if err := yaml.Unmarshal([]byte(manifest), &wf.Object); err != nil {
+		return fmt.Errorf("submit_manifest is not YAML: %w\n%s", err, manifest)
+	}
+	created, err := acctest.Dynamic(t).Resource(acctest.Workflows).Namespace(ns).Create(context.Background(), wf,
+		metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	if err != nil {
+		return fmt.Errorf("creating submit_manifest:\n%s\n%w", manifest, err)
+	}
+	if ref, _, _ := unstructured.NestedString(created.Object, "spec", "workflowTemplateRef", "name"); ref != name {
+		return fmt.Errorf("submit_manifest runs workflowTemplateRef %q, want %q", ref, name)
+	}
+	if params, _, _ := unstructured.NestedSlice(created.Object, "spec", "arguments", "parameters"); len(params) != 3 {
+		return fmt.Errorf("submit_manifest has parameters %v, want the template's 3", params)
+	}
+	return nil
 }
