@@ -1,7 +1,9 @@
 package gpu
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -97,8 +99,59 @@ func (m *Model) Profile(name string) (*Profile, error) {
 	if !m.MIGCapable() {
 		return nil, fmt.Errorf("%s does not support MIG", m.Name)
 	}
-	return nil, fmt.Errorf("%s has no MIG profile %q; its profiles are %s",
-		m.Name, name, strings.Join(m.ProfileNames(), ", "))
+	return nil, errors.New(m.unknownProfile(name))
+}
+
+// unknownProfile says that m has no MIG profile name: m's profiles, the models whose profile it
+// is, and m's profile that takes the same share of a GPU (compute and memory slices, media
+// engines, graphics), e.g. "1g.5gb" is the A100-40GB's, and on the A100-80GB that share is 1g.10gb.
+func (m *Model) unknownProfile(name string) string {
+	msg := fmt.Sprintf("%s has no MIG profile %q; its profiles are %s", m.Name, name, strings.Join(m.ProfileNames(), ", "))
+	want := normalizeProfileName(name)
+	var owners, equivalents []string
+	for _, o := range Models() {
+		for _, p := range o.MIG {
+			if p.Name != want {
+				continue
+			}
+			owners = append(owners, o.Name)
+			if q := m.sameShare(o, p); q != nil && !slices.Contains(equivalents, q.Name) {
+				equivalents = append(equivalents, q.Name)
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return msg
+	}
+	msg += fmt.Sprintf(". %q is a profile of %s", name, strings.Join(owners, ", "))
+	if len(equivalents) > 0 {
+		msg += fmt.Sprintf("; on the %s the same share of a GPU is %s", m.Name, strings.Join(equivalents, " or "))
+	}
+	return msg
+}
+
+// sameShare is m's profile that takes the share of a GPU that p takes of one of o's (the same
+// fraction of its compute and of its memory slices) and is of p's kind (media engines, graphics),
+// or nil.
+func (m *Model) sameShare(o *Model, p Profile) *Profile {
+	oc, om := o.slices()
+	mc, mm := m.slices()
+	for i, q := range m.MIG {
+		if q.ComputeSlices*oc == p.ComputeSlices*mc && q.MemorySlices*om == p.MemorySlices*mm &&
+			q.MediaExtensions == p.MediaExtensions && q.AllMediaEngines == p.AllMediaEngines &&
+			q.NoMediaEngines == p.NoMediaEngines && q.Graphics == p.Graphics {
+			return &m.MIG[i]
+		}
+	}
+	return nil
+}
+
+// slices are how many compute and memory slices the model's GPU has: those of its largest profile.
+func (m *Model) slices() (compute, memory int) {
+	for _, p := range m.MIG {
+		compute, memory = max(compute, p.ComputeSlices), max(memory, p.MemorySlices)
+	}
+	return compute, memory
 }
 
 // ProfileNames lists the model's MIG profile names, smallest first.

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -246,6 +247,35 @@ func TestLookupByKarpenterGPUName(t *testing.T) {
 		got, err := Lookup(m.KarpenterGPUName)
 		if err != nil || got.KarpenterGPUName != m.KarpenterGPUName {
 			t.Errorf("Lookup(%q) = %v, %v", m.KarpenterGPUName, got, err)
+		}
+	}
+}
+
+// A profile the model lacks is refused naming the models it belongs to and, when one exists, the
+// model's profile of the same share of a GPU; A30's quarters have no equal on a 7-slice A100.
+func TestUnknownProfileNamesOwnersAndTheSameShare(t *testing.T) {
+	cases := []struct{ model, profile, want, notWant string }{
+		{"a100-80gb", "1g.5gb", `"1g.5gb" is a profile of A100-SXM4-40GB, A100-PCIe-40GB, A800-PCIe-40GB; on the A100-SXM4-80GB the same share of a GPU is 1g.10gb`, ""},
+		{"a100-40gb", "3g.40gb", `on the A100-SXM4-40GB the same share of a GPU is 3g.20gb`, ""},
+		{"a100-80gb", "1g.10gb.me", "", "no MIG profile"},
+		{"a100-80gb", "1g.6gb", `"1g.6gb" is a profile of A30-24GB`, "same share"},
+		{"a100-80gb", "2g.7gb", `A100-SXM4-80GB has no MIG profile "2g.7gb"; its profiles are 1g.10gb,`, "is a profile of"},
+	}
+	for _, c := range cases {
+		m, err := Lookup(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Profile(c.profile)
+		got := fmt.Sprint(err)
+		if c.want == "" && err != nil || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s %s: got %q, want it to contain %q", c.model, c.profile, got, c.want)
+		}
+		if c.notWant != "" && strings.Contains(got, c.notWant) {
+			t.Errorf("%s %s: got %q, want no %q", c.model, c.profile, got, c.notWant)
+		}
+		if lerr := ValidateLayout(m, Layout{c.profile: 1}); c.want != "" && fmt.Sprint(lerr) != got {
+			t.Errorf("%s %s: layout error %q, want the profile's %q", c.model, c.profile, lerr, got)
 		}
 	}
 }

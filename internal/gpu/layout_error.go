@@ -34,13 +34,12 @@ type LayoutError struct {
 	// Profile is the profile the rule tripped on, if one did.
 	Profile string
 	// Detail explains the failure, e.g. "3g.40gb x2 uses all 8 memory
-	// slices; 1g.10gb does not fit".
+	// slices; 1g.10gb does not fit", or names the models an unknown
+	// profile belongs to and the model's equivalent.
 	Detail string
 	// Suggestions are the nearest valid layouts: the maximal valid layouts
 	// left after dropping instances from the request (at most three).
 	Suggestions []Layout
-	// KnownProfiles lists the model's profiles for ReasonUnknownProfile.
-	KnownProfiles []string
 }
 
 func (e *LayoutError) Error() string {
@@ -48,8 +47,7 @@ func (e *LayoutError) Error() string {
 	case ReasonNotMIGCapable:
 		return fmt.Sprintf("%s does not support MIG; share it with time-slicing instead", e.Model)
 	case ReasonUnknownProfile:
-		return fmt.Sprintf("%s has no MIG profile %q; its profiles are %s",
-			e.Model, e.Profile, strings.Join(e.KnownProfiles, ", "))
+		return e.Detail
 	case ReasonInvalidCount:
 		return fmt.Sprintf("MIG layout %s: the count of %s must not be negative", e.Layout.String(), e.Profile)
 	}

@@ -36,7 +36,7 @@ func PlaceLayout(m *Model, layout Layout) ([]Placement, error) {
 		}
 		if _, err := m.Profile(name); err != nil {
 			return nil, &LayoutError{Model: m.Name, Layout: layout, Reason: ReasonUnknownProfile,
-				Profile: name, KnownProfiles: m.ProfileNames()}
+				Profile: name, Detail: m.unknownProfile(name)}
 		}
 	}
 	l := canonicalLayout(m, layout)

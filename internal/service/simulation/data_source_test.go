@@ -150,7 +150,7 @@ func TestCapacitySimulation_refusals(t *testing.T) {
 	var steps []resource.TestStep
 	for _, c := range []struct{ config, err string }{
 		{profile(`{ gpu_type = "a100-90gb" }`, ten), `profiles\[0\]\.shapes\[0\]\.gpu_type: unknown GPU model "a100-90gb"`},
-		{profile(`{ gpu_type = "a100-80gb", mig_profile = "1g.5gb" }`, ten), `A100-SXM4-80GB has no MIG profile 1g\.5gb;\s+its profiles:[\s\S]*1g\.5gb is a\s+profile of\s+A100-SXM4-40GB`},
+		{profile(`{ gpu_type = "a100-80gb", mig_profile = "1g.5gb" }`, ten), `A100-SXM4-80GB\s+has\s+no\s+MIG\s+profile\s+"1g\.5gb";\s+its\s+profiles\s+are[\s\S]*"1g\.5gb"\s+is\s+a\s+profile\s+of\s+A100-SXM4-40GB[\s\S]*same\s+share\s+of\s+a\s+GPU\s+is\s+1g\.10gb`},
 		{profile(`{ gpu_type = "h100", gpus = 1 }`, ten), `No flavor can admit this job[\s\S]*mlplatform\.io/gpu=a100-sxm4-80gb`},
 		{profile(`{ gpu_type = "a100-80gb", gpus = 17 }`, ten), `the queue can hold at most 16`},
 		{profile(`{ gpus = 1 }`, `jobs_per_day = 1e6`), `Simulation too large`},

@@ -261,20 +261,8 @@ func (x *expander) shape(p path.Path, sm *shapeModel) simulate.Shape {
 // models that have it or the model's own profiles.
 func checkMIGProfile(m *gpu.Model, name string) error {
 	if m != nil {
-		if _, err := m.Profile(name); err != nil {
-			var owners []string
-			for _, o := range gpu.Models() {
-				if _, err := o.Profile(name); err == nil {
-					owners = append(owners, o.Name)
-				}
-			}
-			msg := fmt.Sprintf("%s has no MIG profile %s; its profiles: %s.", m.Name, name, strings.Join(m.ProfileNames(), ", "))
-			if len(owners) > 0 {
-				msg += fmt.Sprintf(" %s is a profile of %s.", name, strings.Join(owners, ", "))
-			}
-			return fmt.Errorf("%s", msg)
-		}
-		return nil
+		_, err := m.Profile(name)
+		return err
 	}
 	for _, o := range gpu.Models() {
 		if _, err := o.Profile(name); err == nil {
