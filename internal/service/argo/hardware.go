@@ -54,6 +54,52 @@ func resolveGPU(gpuType string, count int64) (*gpuRequest, string, error) {
 	return req, "", nil
 }
 
+// checkFitsANode refuses a pod that no node of its GPU model can ever hold: its CPU or memory
+// above what the largest of the model's EC2 instance types offers pods (Karpenter's allocatable:
+// capacity less kube-reserved, eviction threshold and VM overhead). It returns the attribute to
+// blame; models the catalog lists no instance type for are not checked.
+func checkFitsANode(g *gpuRequest, cpuCores, memoryGB int64) (string, error) {
+	var cpuBest, memBest gpu.InstanceType
+	for _, it := range g.Model.InstanceTypes {
+		if !g.fitsGPUs(it) {
+			continue
+		}
+		if it.AllocatableCPUMilli >= cpuCores*1000 && it.AllocatableMemoryMiB >= memoryGB*1024 {
+			return "", nil
+		}
+		if it.AllocatableCPUMilli > cpuBest.AllocatableCPUMilli {
+			cpuBest = it
+		}
+		if it.AllocatableMemoryMiB > memBest.AllocatableMemoryMiB {
+			memBest = it
+		}
+	}
+	if cpuBest.Name == "" {
+		return "", nil // no instance type known, or none holds the GPUs (gpu_count says so)
+	}
+	if cpuCores*1000 > cpuBest.AllocatableCPUMilli {
+		return "cpu_cores", fmt.Errorf("%d CPU cores do not fit on any node of %s: the most any offers pods is %.1f (%s)",
+			cpuCores, g.Model.Name, float64(cpuBest.AllocatableCPUMilli)/1000, cpuBest.Name)
+	}
+	if memoryGB*1024 > memBest.AllocatableMemoryMiB {
+		return "memory_gb", fmt.Errorf("%d GiB of memory do not fit on any node of %s: the most any offers pods is %d GiB (%s)",
+			memoryGB, g.Model.Name, memBest.AllocatableMemoryMiB/1024, memBest.Name)
+	}
+	return "cpu_cores", fmt.Errorf("%d CPU cores and %d GiB of memory do not fit together on any node of %s: %s offers pods %.1f "+
+		"cores and %d GiB, %s %.1f cores and %d GiB", cpuCores, memoryGB, g.Model.Name,
+		cpuBest.Name, float64(cpuBest.AllocatableCPUMilli)/1000, cpuBest.AllocatableMemoryMiB/1024,
+		memBest.Name, float64(memBest.AllocatableCPUMilli)/1000, memBest.AllocatableMemoryMiB/1024)
+}
+
+// fitsGPUs reports whether one node of instance type it holds the request's GPUs or MIG instances.
+func (g *gpuRequest) fitsGPUs(it gpu.InstanceType) bool {
+	most := int64(it.GPUs)
+	if g.Profile != nil {
+		most *= int64(g.Profile.MaxInstances)
+	}
+	return g.Count <= most
+}
+
 // maxGPUsPerNode is the most GPUs of the model any known instance type carries (8 when the
 // catalog lists none, the most any GPU server has).
 func maxGPUsPerNode(m *gpu.Model) int {

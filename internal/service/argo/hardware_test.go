@@ -56,3 +56,34 @@ func TestResolveGPU_refused(t *testing.T) {
 		}
 	}
 }
+
+// A pod larger than every node of its GPU model is refused on the attribute that is too large;
+// one that some instance type of the model holds passes.
+func TestCheckFitsANode(t *testing.T) {
+	cases := []struct {
+		gpuType         string
+		count, cpu, mem int64
+		attr, want      string
+	}{
+		{"a100-80gb", 8, 90, 1000, "", ""},
+		{"a100-1g.10gb", 1, 2, 16, "", ""},
+		{"a100-80gb", 1, 200, 64, "cpu_cores", "200 CPU cores do not fit on any node of A100-SXM4-80GB: the most any offers pods is"},
+		{"a100-80gb", 1, 8, 1100, "memory_gb", "1100 GiB of memory do not fit on any node of A100-SXM4-80GB: the most any offers pods is"},
+		{"h100", 1, 8, 4000, "memory_gb", "4000 GiB of memory do not fit on any node of H100-SXM5-80GB"},
+	}
+	for _, tc := range cases {
+		g, _, err := resolveGPU(tc.gpuType, tc.count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		attr, err := checkFitsANode(g, tc.cpu, tc.mem)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s %d CPU %d GiB: %s: %v; want it to fit", tc.gpuType, tc.cpu, tc.mem, attr, err)
+		case tc.want != "" && (err == nil || attr != tc.attr || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s %d CPU %d GiB: got %s: %v; want %s: %q", tc.gpuType, tc.cpu, tc.mem, attr, err, tc.attr, tc.want)
+		default:
+			t.Logf("%s %d CPU %d GiB: %s: %v", tc.gpuType, tc.cpu, tc.mem, attr, err)
+		}
+	}
+}

@@ -34,7 +34,11 @@ func (trainingJobTemplate) ValidateConfig(ctx context.Context, req resource.Vali
 					"(an in-memory volume counts against the pod's memory)", hw.ShmSizeGB.ValueInt64(), hw.MemoryGB.ValueInt64()))
 		}
 		if !hw.GPUType.IsNull() && !hw.GPUType.IsUnknown() && !hw.GPUCount.IsUnknown() {
-			if _, attr, err := resolveGPU(hw.GPUType.ValueString(), count); err != nil {
+			g, attr, err := resolveGPU(hw.GPUType.ValueString(), count)
+			if err == nil && !hw.CPUCores.IsUnknown() && !hw.MemoryGB.IsUnknown() {
+				attr, err = checkFitsANode(g, hw.CPUCores.ValueInt64(), hw.MemoryGB.ValueInt64())
+			}
+			if err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("hardware").AtName(attr), "Invalid hardware",
 					fmt.Sprintf("Attribute hardware.%s: %v", attr, err))
 			}

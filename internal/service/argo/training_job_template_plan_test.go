@@ -18,6 +18,8 @@ func TestAccTrainingJobTemplate_refusedAtPlan(t *testing.T) {
 			`Attribute hardware.gpu_type: A100-SXM4-80GB has no MIG profile "2g.7gb"`},
 		"too many GPUs": {`hardware = { gpu_type = "a100-80gb", gpu_count = 9, cpu_cores = 8, memory_gb = 64 }`,
 			`Attribute hardware.gpu_count: a pod on A100-SXM4-80GB can have 1 to 8 GPUs`},
+		"pod larger than any node": {`hardware = { gpu_type = "a100-80gb", cpu_cores = 200, memory_gb = 64 }`,
+			`Attribute hardware.cpu_cores: 200 CPU cores do not fit on any node of A100-SXM4-80GB: the most any offers pods is 95.7 (p4de.24xlarge)`},
 		"expression in args": {`args = ["--key={{=sprig.env('AWS_SECRET_ACCESS_KEY')}}"]`,
 			`Attribute args[0]: "--key={{=sprig.env('AWS_SECRET_ACCESS_KEY')}}" holds a`},
 		"undeclared parameter": {`args = ["--epochs={{workflow.parameters.epochs}}"]`,

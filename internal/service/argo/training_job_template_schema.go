@@ -149,11 +149,14 @@ func hardwareAttribute() schema.Attribute {
 				MarkdownDescription: "GPUs (or MIG instances) per pod, at most what one node of the model can hold. Defaults to 1.",
 				Validators:          []validator.Int64{int64validator.AtLeast(1), int64validator.AlsoRequires(path.MatchRelative().AtParent().AtName("gpu_type"))}},
 			"cpu_cores": schema.Int64Attribute{Required: true,
-				MarkdownDescription: "CPU cores per pod (requests and limits).",
-				Validators:          []validator.Int64{int64validator.Between(1, 512)}},
+				MarkdownDescription: "CPU cores per pod (requests and limits). With `gpu_type`, a pod that no EC2 instance type " +
+					"of the model can hold (with memory_gb, beside its GPUs; what Karpenter expects the node to offer pods) is " +
+					"refused at plan.",
+				Validators: []validator.Int64{int64validator.Between(1, 512)}},
 			"memory_gb": schema.Int64Attribute{Required: true,
-				MarkdownDescription: "Memory per pod in GiB (requests and limits).",
-				Validators:          []validator.Int64{int64validator.Between(1, 8192)}},
+				MarkdownDescription: "Memory per pod in GiB (requests and limits); like `cpu_cores`, checked at plan against the " +
+					"GPU model's instance types.",
+				Validators: []validator.Int64{int64validator.Between(1, 8192)}},
 			"shm_size_gb": schema.Int64Attribute{Optional: true,
 				MarkdownDescription: "Size in GiB of an in-memory `/dev/shm` (PyTorch data loaders need more than the " +
 					"container default of 64 MiB). It counts against `memory_gb`.",
