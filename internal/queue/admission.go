@@ -161,8 +161,6 @@ func mostFor(cq *kueue.ClusterQueue, fq kueue.FlavorQuotas, r corev1.ResourceNam
 	return resource.Quantity{}, "no quota for it", true
 }
 
-// flavorSelector is the pod's node selector restricted to the label keys the group's flavors
-// use, as Kueue's flavorSelector restricts it: other keys are the scheduler's business.
 // flavorSelector is the pod's node selector restricted to the label keys of a flavor's nodes.
 func flavorSelector(nodeSelector, flavorLabels map[string]string) nodeaffinity.RequiredNodeAffinity {
 	kept := map[string]string{}

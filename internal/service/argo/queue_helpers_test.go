@@ -30,6 +30,12 @@ func teamNamespace(t *testing.T, ns string) {
 // pools), each with quota; all are deleted when the test ends.
 func ensureQueue(t *testing.T, namespace, name string, quota map[string]string, capacityTypes ...string) {
 	t.Helper()
+	ensureQueueOf(t, namespace, name, quota, nil, capacityTypes...)
+}
+
+// ensureQueueOf is ensureQueue with flavors that also carry nodeLabels.
+func ensureQueueOf(t *testing.T, namespace, name string, quota, nodeLabels map[string]string, capacityTypes ...string) {
+	t.Helper()
 	cq := namespace + "-" + name
 	var covered []any
 	for r := range quota {
@@ -38,8 +44,12 @@ func ensureQueue(t *testing.T, namespace, name string, quota map[string]string, 
 	var flavors []any
 	for _, c := range capacityTypes {
 		flavor := cq + "-" + c
+		labels := map[string]any{"karpenter.sh/capacity-type": c}
+		for k, v := range nodeLabels {
+			labels[k] = v
+		}
 		create(t, queue.ResourceFlavorKind, "", map[string]any{"name": flavor}, map[string]any{
-			"nodeLabels": map[string]any{"karpenter.sh/capacity-type": c},
+			"nodeLabels": labels,
 			"nodeTaints": []any{map[string]any{"key": "nvidia.com/gpu", "value": "true", "effect": "NoSchedule"}},
 		})
 		var resources []any

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
@@ -48,7 +49,7 @@ func (trainingJobTemplate) CheckBeforeApply(ctx context.Context, c *kube.Client,
 		return diags
 	}
 	for _, r := range queue.Check(admissionPod(m, p), target.ClusterQueue, target.Flavors) {
-		at := attributeFor(m, r)
+		at := attributeFor(m, r, func() bool { return capacityAloneExcludes(m, p, target, r) })
 		diags.AddAttributeError(at, "Kueue could never admit this template", fmt.Sprintf(
 			"Attribute %s: through LocalQueue %s/%s, %s.", at, ns, name, r.Detail))
 	}
@@ -60,12 +61,13 @@ func admissionPod(m *trainingJobTemplateModel, p *jobPlan) queue.Pod {
 	return queue.Pod{NodeSelector: nodeSelector(m, p), Tolerations: tolerations(p), Requests: podRequests(p)}
 }
 
-// attributeFor is the attribute a refusal is about: the capacity type or GPU model when no
-// flavor's nodes match, else the hardware figure that asks too much or that nothing covers.
-func attributeFor(m *trainingJobTemplateModel, r queue.Refusal) path.Path {
+// attributeFor is the attribute a refusal is about: when no flavor's nodes match, the capacity
+// type if that alone excludes them (onlyCapacity), else the GPU model; otherwise the hardware
+// figure that asks too much or that nothing covers.
+func attributeFor(m *trainingJobTemplateModel, r queue.Refusal, onlyCapacity func() bool) path.Path {
 	hw := path.Root("hardware")
 	if r.Cause == queue.NoFlavorMatches {
-		if c := m.Capacity.ValueString(); c != "" && c != capacityAny {
+		if c := m.Capacity.ValueString(); c != "" && c != capacityAny && onlyCapacity() {
 			return path.Root("capacity")
 		}
 		return hw.AtName("gpu_type")
@@ -80,4 +82,17 @@ func attributeFor(m *trainingJobTemplateModel, r queue.Refusal) path.Path {
 		return hw.AtName("gpu_type")
 	}
 	return hw.AtName("gpu_count")
+}
+
+// capacityAloneExcludes reports whether the pod's capacity type is what keeps every flavor of r's
+// group from matching: the same pod with any capacity type would match one.
+func capacityAloneExcludes(m *trainingJobTemplateModel, p *jobPlan, target *queue.Target, r queue.Refusal) bool {
+	pod := admissionPod(m, p)
+	delete(pod.NodeSelector, capacity.LabelCapacityType)
+	for _, again := range queue.Check(pod, target.ClusterQueue, target.Flavors) {
+		if again.Resource == r.Resource && again.Cause == queue.NoFlavorMatches {
+			return false
+		}
+	}
+	return true
 }

@@ -15,8 +15,9 @@ import (
 )
 
 // Before the WorkflowTemplate is written, Kueue must be able to admit one of its pods through the
-// queue it names: a missing queue, a pod bigger than any flavor's quota and a capacity type no
-// flavor selects are refused with the figures and nothing is written; a template that fits is.
+// queue it names: a missing queue, a pod bigger than any flavor's quota, a capacity type no
+// flavor selects and a GPU model no flavor selects (whatever the capacity type) are refused with
+// the figures, on the attribute to change, and nothing is written; a template that fits is.
 func TestAccTrainingJobTemplate_checkedAgainstItsQueue(t *testing.T) {
 	ns, name := acctest.Name("acc-tjt-queue"), "sentiment"
 	// 8 cores, 128 GB and one A100 per pod, against a queue with 4 cores and on-demand nodes only.
@@ -39,6 +40,7 @@ resource "mlplatform_training_job_template" "test" {
 		PreCheck: func() {
 			teamNamespace(t, ns)
 			ensureQueue(t, ns, "small", small, "on-demand")
+			ensureQueueOf(t, ns, "a100-40", small, map[string]string{"mlplatform.io/gpu": "a100-sxm4-40gb"}, "on-demand")
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_training_job_template", argo.WorkflowTemplateKind),
@@ -56,6 +58,12 @@ resource "mlplatform_training_job_template" "test" {
 				Config: template("small", "spot"),
 				ExpectError: acctest.Words("Attribute capacity: through LocalQueue " + ns + "/small, ClusterQueue " + cq +
 					" cannot admit one pod: flavor " + cq + "-on-demand selects nodes labelled {karpenter.sh/capacity-type=on-demand}, which the pod's node selector"),
+			},
+			{
+				// The GPU model excludes the flavor whatever the capacity type: blamed on gpu_type.
+				Config: template("a100-40", "spot"),
+				ExpectError: acctest.Words("Attribute hardware.gpu_type: through LocalQueue " + ns + "/a100-40, ClusterQueue " + ns +
+					"-a100-40 cannot admit one pod: flavor " + ns + "-a100-40-on-demand selects nodes labelled"),
 			},
 			{
 				PreConfig: func() {
