@@ -71,6 +71,7 @@ module "platform" {
 
 output "submit_commands" { value = module.platform.submit_commands }
 output "submit_manifests" { value = module.platform.submit_manifests }
+output "kueue_configuration" { value = module.platform.kueue_configuration }
 output "queues" { value = module.platform.queues }
 output "supplies" { value = module.platform.supplies }
 output "hourly_cost_ceiling" { value = module.platform.hourly_cost_ceiling }

@@ -73,6 +73,7 @@ func TestModule_examplesComplete(t *testing.T) {
 	if changes := planChanges(t, c, dir, env); len(changes) != 0 {
 		t.Errorf("a second apply would change %v; want a no-op", changes)
 	}
+	checkKueueConfiguration(t, c.must(t, dir, env, "output", "-raw", "kueue_configuration"))
 
 	edit(t, dir, "on_demand = { max_gpus = 16 }", "on_demand = { max_gpus = 24 }")
 	want := []string{`module.platform.mlplatform_gpu_node_pool.this["h100"]: update`}

@@ -234,6 +234,33 @@ func (r *runs) poolLimitHolds() {
 		t.Errorf("NodePool %s has %d nodes (%d GPUs) for %d admitted one-GPU runs; want enough for them, within its limit of %d", pool, len(nodes.Items), gpus, admitted, limit)
 	}
 	t.Logf("%d runs: %s; NodePool %s launched %d nodes (%d GPUs, limit %d)", n, last, pool, len(nodes.Items), len(nodes.Items)*perNode, limit)
+	r.whyHeld(ns, "limit-run-", n)
+}
+
+// whyHeld: one command finds why a held run waits, as the README tells ML engineers: the
+// module's Kueue configuration copies the run's name onto its Workload, whose QuotaReserved
+// condition says why.
+func (r *runs) whyHeld(ns, prefix string, n int) {
+	t := r.t
+	client := dynamic.NewForConfigOrDie(r.cfg).Resource(kueueWorkloads).Namespace(ns)
+	for i := range n {
+		run := fmt.Sprintf("%s%02d", prefix, i)
+		list, err := client.List(t.Context(), metav1.ListOptions{LabelSelector: "workflows.argoproj.io/workflow=" + run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list.Items) != 1 {
+			t.Fatalf("kubectl get workloads -l workflows.argoproj.io/workflow=%s finds %d Workloads; want the run's one", run, len(list.Items))
+		}
+		conds, _, _ := unstructured.NestedSlice(list.Items[0].Object, "status", "conditions")
+		for _, c := range conds {
+			if c := c.(map[string]any); c["type"] == "QuotaReserved" && c["status"] == "False" {
+				t.Logf("why %s waits: %s", run, c["message"])
+				return
+			}
+		}
+	}
+	t.Errorf("no run %s* found waiting with a QuotaReserved=False condition on its Workload", prefix)
 }
 
 // spotInterruptionResumes: a spot node is reclaimed while a run trains on it. Karpenter, told of

@@ -2,6 +2,7 @@ package testcluster
 
 import (
 	"context"
+	_ "embed" // the platform's Kueue configuration
 	"errors"
 	"fmt"
 	"net"
@@ -16,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
 )
 
 const kueueModule = "sigs.k8s.io/kueue"
@@ -63,15 +65,16 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 		return nil, fmt.Errorf("preparing Kueue's webhooks: %w", err)
 	}
 	health, err := freePort()
+	var config []byte
 	if err == nil {
-		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), []byte(kueueConfig(k.webhooks, health)), 0o600)
+		config, err = kueueConfig(k.webhooks, health)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), config, 0o600)
 	}
 	var cmd *exec.Cmd
 	if err == nil {
-		cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml"),
-			// VisibilityOnDemand on serves the visibility API with certificates it expects under
-			// /visibility. ConcurrentAdmission (alpha) on, as the provider's plan-time webhook has it.
-			"--feature-gates=VisibilityOnDemand=false,ConcurrentAdmission=true"}, etc, certs)
+		cmd, err = kueueCommand(bin, []string{"--config=" + filepath.Join(dir, "kueue-config.yaml")}, etc, certs)
 	}
 	if err != nil {
 		_ = k.webhooks.Cleanup()
@@ -89,34 +92,44 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	return k, nil
 }
 
-// kueueConfig is a Configuration (config.kueue.x-k8s.io/v1beta2) for one manager outside a cluster.
-// It manages Jobs (the default framework) and plain pods, both only in namespaces labelled
-// ManagedNamespaceLabel=true (v1beta2 has no podOptions: managedJobsNamespaceSelector replaces
-// them). The pod webhooks in manifests.yaml have no namespaceSelector (a release install adds one
-// excluding kube-system and kueue-system): every pod creation goes through Kueue's webhook, which
-// leaves pods alone outside the selected namespaces or without a queue-name label.
-func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) string {
-	return fmt.Sprintf(`apiVersion: config.kueue.x-k8s.io/v1beta2
-kind: Configuration
-leaderElection:
-  leaderElect: false
-integrations:
-  frameworks: ["batch/job", "pod"]
-managedJobsNamespaceSelector:
-  matchLabels:
-    %s: "true"
-# Off: it issues certificates for the in-cluster Service name, the apiserver here calls 127.0.0.1.
-internalCertManagement:
-  enable: false
-webhook:
-  host: %q
-  port: %d
-  certDir: %q
-health:
-  healthProbeBindAddress: "127.0.0.1:%d"
-metrics:
-  bindAddress: "0"
-`, ManagedNamespaceLabel, w.LocalServingHost, w.LocalServingPort, w.LocalServingCertDir, healthPort)
+// KueuePlatformConfiguration is the platform's part of the local manager's Kueue configuration:
+// the ml-platform module's kueue_configuration for its default inputs.
+//
+//go:embed kueue_platform.yaml
+var KueuePlatformConfiguration []byte
+
+// kueueConfig is KueuePlatformConfiguration plus what one manager outside a cluster needs: no leader
+// election, no certificate management (it issues certificates for the in-cluster Service name, the
+// apiserver here calls 127.0.0.1), the webhook server and health probe on local ports, no metrics
+// server, and the feature gates the tests need (in the file, since Kueue refuses gates given both as
+// flags and in the configuration). The pod webhooks in manifests.yaml have no namespaceSelector (a
+// release install adds one excluding kube-system and kueue-system): every pod creation goes through
+// Kueue's webhook, which leaves pods alone outside the selected namespaces or without a queue-name
+// label.
+func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) ([]byte, error) {
+	var cfg map[string]any
+	if err := yaml.Unmarshal(KueuePlatformConfiguration, &cfg); err != nil {
+		return nil, fmt.Errorf("kueue_platform.yaml: %w", err)
+	}
+	cfg["leaderElection"] = map[string]any{"leaderElect": false}
+	cfg["internalCertManagement"] = map[string]any{"enable": false}
+	cfg["webhook"] = map[string]any{"host": w.LocalServingHost, "port": w.LocalServingPort, "certDir": w.LocalServingCertDir}
+	cfg["health"] = map[string]any{"healthProbeBindAddress": fmt.Sprintf("127.0.0.1:%d", healthPort)}
+	metrics, _ := cfg["metrics"].(map[string]any)
+	if metrics == nil {
+		metrics = map[string]any{}
+	}
+	metrics["bindAddress"] = "0"
+	cfg["metrics"] = metrics
+	gates, _ := cfg["featureGates"].(map[string]any)
+	if gates == nil {
+		gates = map[string]any{}
+	}
+	// VisibilityOnDemand on serves the visibility API with certificates it expects under
+	// /visibility. ConcurrentAdmission (alpha) on, as the provider's plan-time webhook has it.
+	gates["VisibilityOnDemand"], gates["ConcurrentAdmission"] = false, true
+	cfg["featureGates"] = gates
+	return yaml.Marshal(cfg)
 }
 
 // waitReady waits until the manager reports ready, then installs the webhook configurations and

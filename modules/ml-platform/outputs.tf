@@ -77,6 +77,11 @@ output "submit_manifests" {
   value       = { for k, t in mlplatform_training_job_template.this : "${t.namespace}/${t.name}" => t.submit_manifest }
 }
 
+output "kueue_configuration" {
+  description = "Kueue's configuration (config.kueue.x-k8s.io/v1beta2 `Configuration`, YAML) that this platform needs: the `pod` integration, `managedJobsNamespaceSelector` selecting the teams' namespaces, the run's name copied onto its Workload (`labelKeysToCopy`), ClusterQueue resource metrics with the team and cost-centre labels for the bill (custom labels are alpha in Kueue v0.19: the feature gate `CustomMetricLabels` is on in it), `waitForPodsReady` from `kueue`, and `fairSharing` when `fair_sharing` is on. Give it to the Kueue release (Helm value `managerConfig.controllerManagerConfigYaml`); Kueue defaults the rest. When Kueue manages other namespaces or frameworks too, merge yours into it."
+  value       = yamlencode(local.kueue_configuration)
+}
+
 output "cohort" {
   description = "Name of the Kueue Cohort the teams' queues share."
   value       = mlplatform_cohort.this.name

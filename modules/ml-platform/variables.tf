@@ -366,7 +366,27 @@ variable "preemption" {
 variable "fair_sharing" {
   type        = bool
   default     = false
-  description = "Whether Kueue shares the cohort's idle quota by fair sharing (each team's `fair_sharing_weight`) rather than first come, first served. Fair sharing is switched on in Kueue's own configuration (`fairSharing.enable: true`), which this module does not manage: set this to match it. With it on, the queues carry the teams' weights, and `preemption.borrow_within_cohort` must stay `Never`, as Kueue ignores it under fair sharing."
+  description = "Whether Kueue shares the cohort's idle quota by fair sharing (each team's `fair_sharing_weight`) rather than first come, first served. Fair sharing is switched on in Kueue's own configuration (a `fairSharing` block), which the output `kueue_configuration` carries: give that to Kueue. With it on, the queues carry the teams' weights, and `preemption.borrow_within_cohort` must stay `Never`, as Kueue ignores it under fair sharing."
+}
+
+variable "kueue" {
+  type = object({
+    wait_for_pods_ready_timeout = optional(string, "30m")
+  })
+  default     = {}
+  description = "Settings of the output `kueue_configuration`: `wait_for_pods_ready_timeout`, how long Kueue waits for an admitted run's pods to be ready before it evicts and requeues the run (`waitForPodsReady.timeout` and `recoveryTimeout`; default 30m, Kueue v0.19's). It must leave a new GPU node time to start: Karpenter gives up on one that has not registered after 15 minutes, and a large image takes minutes more."
+  validation {
+    condition     = can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.kueue.wait_for_pods_ready_timeout)) && var.kueue.wait_for_pods_ready_timeout != ""
+    error_message = "kueue.wait_for_pods_ready_timeout: a duration such as 30m or 1h30m, not \"${var.kueue.wait_for_pods_ready_timeout}\"."
+  }
+  validation {
+    condition = !can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.kueue.wait_for_pods_ready_timeout)) || (
+      try(tonumber(regex("([0-9]+)h", var.kueue.wait_for_pods_ready_timeout)[0]), 0) * 3600 +
+      try(tonumber(regex("([0-9]+)m", var.kueue.wait_for_pods_ready_timeout)[0]), 0) * 60 +
+      try(tonumber(regex("([0-9]+)s", var.kueue.wait_for_pods_ready_timeout)[0]), 0)
+    ) > 900
+    error_message = "kueue.wait_for_pods_ready_timeout: ${var.kueue.wait_for_pods_ready_timeout} is not longer than 15 minutes, Karpenter's wait for a new node to register: Kueue would evict runs whose GPU node is still starting."
+  }
 }
 
 variable "allow_overcommit" {

@@ -121,6 +121,48 @@ run "time_sliced_pool" {
   }
 }
 
+# The whole of kueue_configuration for the default inputs is checked by internal/moduletest against
+# the configuration the tests' own Kueue manager runs with; here, what the inputs change.
+run "kueue_configuration_follows_the_inputs" {
+  command = plan
+  variables {
+    fair_sharing = true
+    kueue        = { wait_for_pods_ready_timeout = "45m" }
+  }
+  assert {
+    condition     = yamldecode(output.kueue_configuration).waitForPodsReady == { timeout = "45m", recoveryTimeout = "45m", blockAdmission = false }
+    error_message = "kueue.wait_for_pods_ready_timeout should set waitForPodsReady's timeout and recoveryTimeout: ${output.kueue_configuration}"
+  }
+  assert {
+    condition     = yamldecode(output.kueue_configuration).fairSharing == { preemptionStrategies = ["LessThanOrEqualToFinalShare", "LessThanInitialShare"] }
+    error_message = "fair_sharing = true should turn fair sharing on in Kueue's configuration: ${output.kueue_configuration}"
+  }
+}
+
+run "kueue_configuration_without_fair_sharing" {
+  command = plan
+  assert {
+    condition     = !contains(keys(yamldecode(output.kueue_configuration)), "fairSharing")
+    error_message = "Without fair_sharing, Kueue's configuration should have no fairSharing block: ${output.kueue_configuration}"
+  }
+}
+
+run "kueue_timeout_shorter_than_a_node_start_refused" {
+  command = plan
+  variables {
+    kueue = { wait_for_pods_ready_timeout = "10m" }
+  }
+  expect_failures = [var.kueue]
+}
+
+run "kueue_timeout_not_a_duration_refused" {
+  command = plan
+  variables {
+    kueue = { wait_for_pods_ready_timeout = "half an hour" }
+  }
+  expect_failures = [var.kueue]
+}
+
 run "overcommit_refused" {
   command = plan
   variables {
