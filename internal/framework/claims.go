@@ -18,13 +18,6 @@ import (
 // process plans every resource of one provider configuration, so it sees both; a resource instance
 // is told apart by its instance id (a new one, not in state yet, by an id made for the plan).
 
-// PlannedRefs is implemented by a MultiSpec that writes only some of its Refs, depending on the
-// model (a GPU node pool writes a NodePool per capacity type it declares): the objects the
-// planned model writes, and whether they are known yet. Without it, a resource claims every ref.
-type PlannedRefs[M any] interface {
-	PlannedRefs(m *M) (refs []ObjectRef, known bool)
-}
-
 // claimant is a resource instance planning to write an object or key.
 type claimant struct {
 	instance string

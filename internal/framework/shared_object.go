@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -33,13 +31,6 @@ import (
 //     else is left in it.
 // Each write is conditional on the object as the checks read it: a write in between is read and
 // decided again.
-
-// KeyOwner is implemented by a Spec whose one object is a shared ConfigMap.
-type KeyOwner interface {
-	// PlannedKeys are the data keys a planned configuration declares; known is false while they
-	// are not known yet.
-	PlannedKeys(ctx context.Context, plan tfsdk.Plan) (keys []string, known bool, diags diag.Diagnostics)
-}
 
 // keyClaimPrefix starts the annotations that claim a shared object's data keys.
 const keyClaimPrefix = "keys.mlplatform.io/"

@@ -79,64 +79,6 @@ type MultiSpec[M any] interface {
 
 // Optional hooks. The cycle calls each one the Spec (or MultiSpec) implements.
 
-// ReadyWaiter is implemented by a Spec whose objects report readiness (e.g. a ClusterQueue's
-// Active condition). The cycle calls it after every apply, before recording state, with the
-// objects as applied (in Expand's order); it returns nil at once when the model switches waiting
-// off, and otherwise an error that says why an object is not ready. It records in m the computed
-// status it read.
-type ReadyWaiter[M any] interface {
-	WaitReady(ctx context.Context, c *kube.Client, m *M, applied []*unstructured.Unstructured) error
-}
-
-// AfterApplier is implemented by a Spec whose object others are derived from (an EC2NodeClass
-// that GPU node pools copy to add their billing tags): the cycle calls it after each successful
-// apply, with the objects as applied, so the derived objects follow in the same terraform apply.
-type AfterApplier[M any] interface {
-	AfterApply(ctx context.Context, p *ProviderData, m *M, applied []*unstructured.Unstructured) diag.Diagnostics
-}
-
-// PreApplyChecker is implemented by a Spec that checks the planned model against what is in the
-// cluster before writing (e.g. quotas against what the GPU node pools can supply): errors stop
-// the apply before anything is written, warnings are reported.
-type PreApplyChecker[M any] interface {
-	CheckBeforeApply(ctx context.Context, c *kube.Client, m *M) diag.Diagnostics
-}
-
-// DeleteExplainer is implemented by a Spec whose deletes a controller's finalizer holds up while
-// the object is in use (Kueue keeps a ResourceFlavor while a ClusterQueue names it, a ClusterQueue
-// while workloads hold its quota). Before deleting, the cycle waits briefly for the holders to go
-// and otherwise refuses, naming them, with nothing deleted; a delete that times out names them too.
-// m is the model in state.
-type DeleteExplainer[M any] interface {
-	DeleteHolders(ctx context.Context, c *kube.Client, m *M) (DeleteHolders, error)
-}
-
-// ModelRefs is implemented by a MultiSpec some of whose objects are named by the model beyond its
-// namespace and name (a team's LocalQueues): the cycle reads, updates away and deletes those too,
-// as if Refs listed them after its own. On update it asks with both the planned and the prior
-// model, so an object the configuration no longer names is deleted.
-type ModelRefs[M any] interface {
-	ModelRefs(m *M) []ObjectRef
-}
-
-// ImportLister is implemented by a ModelRefs Spec whose model-named objects an import must find
-// without a model: the cycle reads those it lists as well (and adopts the unmarked ones).
-type ImportLister[M any] interface {
-	ImportRefs(ctx context.Context, c *kube.Client, m *M) ([]ObjectRef, error)
-}
-
-// DestroyChecker is implemented by a Spec whose destroy deletes more than the resource wrote (a
-// team's namespace takes everything in it with it). It refuses, naming them, while objects the
-// resource did not write would be lost, and says so when it cannot tell (a refusal too). The cycle
-// calls it twice: when Terraform plans the destroy, so that a refused destroy deletes nothing else
-// of the configuration either, with owns true for every object this provider wrote (the same
-// destroy may delete those first) and for those the instance adopted by import; and in Delete,
-// before anything is deleted, with owns true only for the resource instance's own objects. m is
-// the model in state.
-type DestroyChecker[M any] interface {
-	CheckDestroy(ctx context.Context, c *kube.Client, m *M, owns func(*unstructured.Unstructured) bool) diag.Diagnostics
-}
-
 // DeleteHolders is what keeps an object from being deleted.
 type DeleteHolders struct {
 	Staying []string // holders that stay, e.g. "ClusterQueue team-a"
@@ -168,33 +110,6 @@ func (h DeleteHolders) describe(includeLeaving bool) string {
 		return ""
 	}
 	return h.Reason + ". Held by: " + strings.Join(names, ", ") + ". " + h.Remedy
-}
-
-// OwnLabeler is implemented by a Spec that writes labels of its own on every object, over
-// default_labels and `labels` (a team's billing labels). The cycle puts them into the metadata
-// Expand gets and into labels_all; known is false while they are unknown at plan.
-type OwnLabeler[M any] interface {
-	OwnLabels(m *M) (labels map[string]string, known bool)
-}
-
-// PlanModifier is implemented by a Spec that computes attributes at plan time (e.g. EC2 tags
-// merged from default_labels, or what a node pool supplies). The cycle calls it after setting
-// labels_all; it needs no cluster.
-type PlanModifier interface {
-	ModifyPlan(ctx context.Context, p *ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
-}
-
-// ConfigChecker is implemented by a Spec with plan-time checks that span attributes (e.g. a quota
-// that must name a covered resource). The cycle forwards Terraform's ValidateResourceConfig to it;
-// config values may be unknown there, and the checks skip what is not known yet.
-type ConfigChecker interface {
-	ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse)
-}
-
-// ConfigValidatorsProvider is implemented by a Spec with declarative resource-level validators
-// (resourcevalidator.Conflicting, ...); the cycle forwards them.
-type ConfigValidatorsProvider interface {
-	ConfigValidators(ctx context.Context) []resource.ConfigValidator
 }
 
 // oneObject runs a Spec of one object through the cycle, as a MultiSpec with a single ref.

@@ -11,19 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
-
-// UpstreamPathRenamer is implemented by a Spec whose attribute names differ from the fields of the
-// objects it writes beyond the generic rule (see UpstreamAttribute). UpstreamPaths maps, for the
-// objects of kind k, an upstream field path to the attribute path it comes from, e.g.
-// "spec.resourceGroups[*].flavors" to "resource_group[*].flavor"; each `[*]` matches a list index,
-// carried in order to the `[*]` of the attribute path. The longest matching path wins, and what
-// follows it takes the generic rule.
-type UpstreamPathRenamer interface {
-	UpstreamPaths(k kube.Kind) map[string]string
-}
 
 // pathStep is one step of a field path: a field name, or what is in brackets (a list index or a
 // map key).
@@ -189,13 +177,6 @@ func UpstreamAttribute(ctx context.Context, s schema.Schema, upstream string, re
 		}
 	}
 	return p, len(p.Steps()) > 0
-}
-
-// UpstreamRulePointer is implemented by a Spec some of whose objects' upstream rules are reported
-// on a parent field (a CEL rule on spec.preemption, a duplicate key on a list element) while one
-// attribute under it is what the user changes. It points; the rule stays upstream's.
-type UpstreamRulePointer interface {
-	UpstreamPointers(k kube.Kind) []UpstreamPointer
 }
 
 // UpstreamPointer names attribute To for an upstream error whose field is Field (each `[*]`

@@ -13,22 +13,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/validate"
 )
 
-// ClusterReadingExpander is implemented by a MultiSpec whose Expand reads the cluster for some
-// models (a GPU node pool with billing copies its node class). A plan makes no API call, so the
-// objects of such a model are checked against their CRDs at apply only.
-type ClusterReadingExpander[M any] interface {
-	ExpandReadsCluster(m *M) bool
-}
-
-// UpstreamErrorWorder is implemented by a Spec whose attributes an upstream error points at in a
-// way the generic mapping (UpstreamAttribute with the Spec's renames) cannot follow: a refusal in
-// plain text that names no field (Argo's validator), or a field of a generated list whose index
-// depends on the model. It words upstream's error e of the object o written for m, or reports
-// false to leave it to the generic mapping.
-type UpstreamErrorWorder[M any] interface {
-	UpstreamRefusal(m *M, o Object, e *field.Error) (diag.Diagnostic, bool)
-}
-
 // validateObjects checks each object of a custom resource kind as the apiserver and upstream's
 // admission code would (package validate), and adds upstream's errors on the attributes they came
 // from. m is the model the objects were expanded from.

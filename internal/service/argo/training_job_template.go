@@ -79,6 +79,15 @@ type volumeModel struct {
 
 type trainingJobTemplate struct{}
 
+// The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
+var (
+	_ framework.ConfigValidatorsProvider                      = trainingJobTemplate{}
+	_ framework.ConfigChecker                                 = trainingJobTemplate{}
+	_ framework.PlanModifier                                  = trainingJobTemplate{}
+	_ framework.UpstreamErrorWorder[trainingJobTemplateModel] = trainingJobTemplate{}
+	_ framework.PreApplyChecker[trainingJobTemplateModel]     = trainingJobTemplate{}
+)
+
 // NewTrainingJobTemplateResource is mlplatform_training_job_template.
 func NewTrainingJobTemplateResource() resource.Resource {
 	return framework.NewResource[trainingJobTemplateModel](trainingJobTemplate{})

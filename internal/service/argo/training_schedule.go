@@ -43,6 +43,9 @@ type trainingScheduleModel struct {
 
 type trainingSchedule struct{}
 
+// The cycle finds this hook by type assertion; this makes a signature mismatch a compile error.
+var _ framework.PreApplyChecker[trainingScheduleModel] = trainingSchedule{}
+
 // NewTrainingScheduleResource is mlplatform_training_schedule.
 func NewTrainingScheduleResource() resource.Resource {
 	return framework.NewResource[trainingScheduleModel](trainingSchedule{})

@@ -32,7 +32,11 @@ type resourceFlavorModel struct {
 
 type resourceFlavor struct{}
 
-var _ framework.UpstreamRulePointer = resourceFlavor{}
+// The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
+var (
+	_ framework.UpstreamRulePointer                  = resourceFlavor{}
+	_ framework.PreApplyChecker[resourceFlavorModel] = resourceFlavor{}
+)
 
 // NewResourceFlavorResource is mlplatform_resource_flavor.
 func NewResourceFlavorResource() resource.Resource {
