@@ -82,6 +82,11 @@ output "kueue_configuration" {
   value       = yamlencode(local.kueue_configuration)
 }
 
+output "karpenter_values" {
+  description = "Helm values of the Karpenter release that this platform needs: `settings.featureGates.nodeOverlay` is true when a pool splits its GPUs into MIG slices under the mixed strategy, since Karpenter learns the slices a node offers from the pool's NodeOverlays only with that gate (alpha in v1.15, off by default). Pass it as `values = [yamlencode(module.<name>.karpenter_values)]`."
+  value       = local.karpenter_values
+}
+
 output "cohort" {
   description = "Name of the Kueue Cohort the teams' queues share."
   value       = mlplatform_cohort.this.name

@@ -147,6 +147,28 @@ run "kueue_configuration_without_fair_sharing" {
   }
 }
 
+run "karpenter_node_overlays_on_for_mixed_mig" {
+  command = plan
+  assert {
+    condition     = output.karpenter_values.settings.featureGates.nodeOverlay
+    error_message = "The a100-mig pool (mixed MIG) needs Karpenter's nodeOverlay gate."
+  }
+}
+
+run "karpenter_node_overlays_off_without_mig" {
+  command = plan
+  variables {
+    gpu_pools = {
+      a100 = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], on_demand = { max_gpus = 8, price_per_hour = 32 } }
+    }
+    teams = { alpha = { gpus = { a100 = { on_demand = 4 } } } }
+  }
+  assert {
+    condition     = !output.karpenter_values.settings.featureGates.nodeOverlay
+    error_message = "Without MIG pools Karpenter needs no nodeOverlay gate."
+  }
+}
+
 run "kueue_timeout_shorter_than_a_node_start_refused" {
   command = plan
   variables {

@@ -1,6 +1,7 @@
-# Kueue's own configuration (config.kueue.x-k8s.io/v1beta2 Configuration) that the platform declared
-# here needs, for the Kueue release (Helm: managerConfig.controllerManagerConfigYaml). Kueue fills in
-# the rest with its defaults. A mismatch shows up as runs that wait forever or a bill of zeros, so
+# The controllers' settings the platform declared here needs, for their releases: Kueue's own
+# configuration (config.kueue.x-k8s.io/v1beta2 Configuration; Helm value
+# managerConfig.controllerManagerConfigYaml), which Kueue completes with its defaults, and
+# Karpenter's Helm values. A mismatch shows up as runs that wait forever or a bill of zeros, so
 # every field below follows from the module's inputs.
 
 locals {
@@ -38,4 +39,13 @@ locals {
     # Kueue v1beta2 turns fair sharing on by the block's presence; these are its default strategies.
     var.fair_sharing ? { fairSharing = { preemptionStrategies = ["LessThanOrEqualToFinalShare", "LessThanInitialShare"] } } : {},
   )
+}
+
+locals {
+  # Pools that split GPUs into MIG slices under the mixed strategy (the default) tell Karpenter the
+  # slices with NodeOverlays, which Karpenter reads only with its NodeOverlay gate (alpha).
+  mixed_mig_pools = sort([for k, p in var.gpu_pools : k if p.mig != null && coalesce(try(p.mig.strategy, null), "mixed") == "mixed"])
+  karpenter_values = {
+    settings = { featureGates = { nodeOverlay = length(local.mixed_mig_pools) > 0 } }
+  }
 }
