@@ -14,16 +14,10 @@ import (
 // podLabelRequirement is a label that pods of a namespace must carry, and who requires it.
 type podLabelRequirement struct{ label, by string }
 
-// podLabelCarrier is a resource whose pods carry labels in a namespace.
-type podLabelCarrier struct {
-	what   string
-	labels map[string]string
-}
-
 type podLabels struct {
 	mu       sync.Mutex
 	required map[string]podLabelRequirement
-	carried  map[string]map[string]podLabelCarrier // namespace, then what
+	carried  map[string]map[string]map[string]string // namespace, then what, then its pods' labels
 }
 
 // RequirePodLabel records that every pod in namespace must carry a non-empty label, as what (e.g.
@@ -37,9 +31,9 @@ func (p *ProviderData) RequirePodLabel(namespace, label, what string) (lacking [
 		pl.required = map[string]podLabelRequirement{}
 	}
 	pl.required[namespace] = podLabelRequirement{label: label, by: what}
-	for _, c := range pl.carried[namespace] {
-		if c.labels[label] == "" {
-			lacking = append(lacking, c.what)
+	for what, labels := range pl.carried[namespace] {
+		if labels[label] == "" {
+			lacking = append(lacking, what)
 		}
 	}
 	slices.Sort(lacking)
@@ -53,12 +47,12 @@ func (p *ProviderData) CarryPodLabels(namespace string, labels map[string]string
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
 	if pl.carried == nil {
-		pl.carried = map[string]map[string]podLabelCarrier{}
+		pl.carried = map[string]map[string]map[string]string{}
 	}
 	if pl.carried[namespace] == nil {
-		pl.carried[namespace] = map[string]podLabelCarrier{}
+		pl.carried[namespace] = map[string]map[string]string{}
 	}
-	pl.carried[namespace][what] = podLabelCarrier{what: what, labels: labels}
+	pl.carried[namespace][what] = labels
 	r, ok := pl.required[namespace]
 	if !ok || labels[r.label] != "" {
 		return "", "", false
