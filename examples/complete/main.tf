@@ -71,7 +71,10 @@ module "platform" {
 
 output "submit_commands" { value = module.platform.submit_commands }
 output "submit_manifests" { value = module.platform.submit_manifests }
+# The controllers' settings this platform needs, for their Helm releases (docs/guides/prerequisites.md).
 output "kueue_configuration" { value = module.platform.kueue_configuration }
+output "karpenter_values" { value = module.platform.karpenter_values }
+output "gpu_operator_values" { value = module.platform.gpu_operator_values }
 output "queues" { value = module.platform.queues }
 output "supplies" { value = module.platform.supplies }
 output "hourly_cost_ceiling" { value = module.platform.hourly_cost_ceiling }

@@ -49,3 +49,78 @@ locals {
     settings = { featureGates = { nodeOverlay = length(local.mixed_mig_pools) > 0 } }
   }
 }
+
+# --- NVIDIA GPU Operator -------------------------------------------------------------------------
+# The MIG manager knows a node's `nvidia.com/mig.config` name only from its config, and the device
+# plugin shares GPUs only as its config says. NVIDIA's default mig-parted config has the `all-*`
+# layouts; a pool with another layout needs a config of the module's own, and then that config is
+# the only one the MIG manager reads, so it lists every name the pools use.
+
+locals {
+  mig_pools           = { for k, p in var.gpu_pools : k => p if p.mig != null }
+  mig_strategy        = one(distinct([for p in local.mig_pools : coalesce(p.mig.strategy, "mixed")]))
+  mig_parted_config   = "mlplatform-mig-parted-config"
+  device_plugin_name  = "mlplatform-device-plugin-config"
+  time_slicing        = sort(distinct([for p in var.gpu_pools : tostring(p.time_slicing_replicas) if p.time_slicing_replicas != null]))
+  device_plugin_label = { for k, p in var.gpu_pools : k => "time-slicing-${p.time_slicing_replicas}" if p.time_slicing_replicas != null }
+}
+
+# The layout each MIG pool's GPUs get, as the pool resolves it (no API calls).
+data "mlplatform_mig_layout" "pool" {
+  for_each = local.mig_pools
+
+  gpu      = each.value.model
+  profiles = each.value.mig.profiles
+  config   = each.value.mig.config
+  strategy = local.mig_strategy
+}
+
+locals {
+  custom_mig_layout = anytrue([for d in data.mlplatform_mig_layout.pool : d.custom_config])
+  mig_configs_used = { for d in data.mlplatform_mig_layout.pool : d.valid_config_name => {
+    gpu = d.model, mig_enabled = true, mig_devices = d.layout
+  }... }
+}
+
+resource "mlplatform_mig_config" "this" {
+  count = local.custom_mig_layout ? 1 : 0
+
+  name      = local.mig_parted_config
+  namespace = var.gpu_operator.namespace
+  mig_configs = merge(
+    { "all-disabled" = { entries = [{ mig_enabled = false }] } },
+    { for name, entries in local.mig_configs_used : name => { entries = distinct(entries) } },
+  )
+}
+
+resource "mlplatform_time_slicing_config" "this" {
+  count = length(local.time_slicing) > 0 ? 1 : 0
+
+  name      = local.device_plugin_name
+  namespace = var.gpu_operator.namespace
+  configs = merge(
+    # Nodes without the label (every pool that does not time-slice) share nothing.
+    { "whole-gpus" = { mig_strategy = coalesce(local.mig_strategy, "none") } },
+    { for r in local.time_slicing : "time-slicing-${r}" => {
+      mig_strategy = coalesce(local.mig_strategy, "none")
+      resources    = [{ name = "nvidia.com/gpu", replicas = tonumber(r) }]
+    } },
+  )
+}
+
+locals {
+  gpu_operator_values = merge(
+    local.mig_strategy == null ? {} : { mig = { strategy = local.mig_strategy } },
+    {
+      migManager = { config = {
+        name    = local.custom_mig_layout ? local.mig_parted_config : "default-mig-parted-config"
+        default = "all-disabled"
+      } }
+    },
+    length(local.time_slicing) == 0 ? {} : {
+      devicePlugin = { config = { name = local.device_plugin_name, default = "whole-gpus" } }
+    },
+    # The billing rules and dashboard read dcgm-exporter's metrics.
+    { dcgmExporter = { enabled = true } },
+  )
+}

@@ -49,8 +49,11 @@ resource "mlplatform_gpu_node_pool" "this" {
   termination_grace_period = each.value.termination_grace_period
   efa                      = each.value.efa
   expire_after             = each.value.expire_after
-  node_labels              = each.value.node_labels
-  billing                  = each.value.billing
+  # A time-sliced pool's nodes pick their device plugin config (mlplatform_time_slicing_config.this).
+  node_labels = each.value.time_slicing_replicas == null ? each.value.node_labels : merge(each.value.node_labels, {
+    "nvidia.com/device-plugin.config" = local.device_plugin_label[each.key]
+  })
+  billing = each.value.billing
 }
 
 # --- Kueue: flavors, cohort, a ClusterQueue per team, priority classes ------------------------

@@ -87,6 +87,11 @@ output "karpenter_values" {
   value       = local.karpenter_values
 }
 
+output "gpu_operator_values" {
+  description = "Helm values of the NVIDIA GPU Operator release that this platform needs: `mig.strategy` (the MIG pools' strategy; the chart's default is `single`), `migManager.config` (NVIDIA's `default-mig-parted-config`, or the module's `mlplatform-mig-parted-config` when a pool's MIG layout is not among NVIDIA's `all-*` configs: it then lists every layout the pools use), `devicePlugin.config` when a pool time-slices (the module's `mlplatform-device-plugin-config`: a `time-slicing-<replicas>` config that the pool's nodes select with the label `nvidia.com/device-plugin.config`, and `whole-gpus` for every other node), and `dcgmExporter.enabled`, whose metrics the bill reads. The module writes its configs into `gpu_operator.namespace`. Pass it as `values = [yamlencode(module.<name>.gpu_operator_values)]`."
+  value       = local.gpu_operator_values
+}
+
 output "cohort" {
   description = "Name of the Kueue Cohort the teams' queues share."
   value       = mlplatform_cohort.this.name

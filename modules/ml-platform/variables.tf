@@ -147,6 +147,10 @@ variable "gpu_pools" {
     condition     = alltrue([for p in var.gpu_pools : !(p.mig != null && p.time_slicing_replicas != null)])
     error_message = "gpu_pools: a pool shares its GPUs by mig or by time_slicing_replicas, not both. Both in: ${join(", ", [for k, p in var.gpu_pools : k if p.mig != null && p.time_slicing_replicas != null])}."
   }
+  validation {
+    condition     = length(distinct([for p in var.gpu_pools : coalesce(p.mig.strategy, "mixed") if p.mig != null])) <= 1
+    error_message = "gpu_pools: the GPU Operator's mig.strategy is one for the whole cluster, so every MIG pool needs the same mig.strategy. Given: ${join(", ", [for k, p in var.gpu_pools : "${k} ${coalesce(p.mig.strategy, "mixed")}" if p.mig != null])}."
+  }
 }
 
 variable "teams" {
@@ -386,6 +390,18 @@ variable "kueue" {
       try(tonumber(regex("([0-9]+)s", var.kueue.wait_for_pods_ready_timeout)[0]), 0)
     ) > 900
     error_message = "kueue.wait_for_pods_ready_timeout: ${var.kueue.wait_for_pods_ready_timeout} is not longer than 15 minutes, Karpenter's wait for a new node to register: Kueue would evict runs whose GPU node is still starting."
+  }
+}
+
+variable "gpu_operator" {
+  type = object({
+    namespace = optional(string, "gpu-operator")
+  })
+  default     = {}
+  description = "Where the NVIDIA GPU Operator runs: `namespace` (default `gpu-operator`), which must exist when a pool needs a config of the module's own there (a MIG layout that NVIDIA's default mig-parted config lacks, or time-slicing). See the output `gpu_operator_values`."
+  validation {
+    condition     = can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", var.gpu_operator.namespace))
+    error_message = "gpu_operator.namespace: a namespace name (lower-case letters, digits and '-', at most 63), not \"${var.gpu_operator.namespace}\"."
   }
 }
 

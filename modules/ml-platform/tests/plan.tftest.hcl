@@ -169,6 +169,78 @@ run "karpenter_node_overlays_off_without_mig" {
   }
 }
 
+run "gpu_operator_values_default_mig_config" {
+  command = plan
+  assert {
+    condition = output.gpu_operator_values == {
+      mig          = { strategy = "mixed" }
+      migManager   = { config = { name = "default-mig-parted-config", default = "all-disabled" } }
+      dcgmExporter = { enabled = true }
+    }
+    error_message = "all-1g.10gb is in NVIDIA's default mig-parted config: the operator needs the mixed strategy and no config of the module's: ${jsonencode(output.gpu_operator_values)}"
+  }
+  assert {
+    condition     = length(mlplatform_mig_config.this) == 0 && length(mlplatform_time_slicing_config.this) == 0
+    error_message = "Without custom layouts or time-slicing the module writes no GPU Operator config."
+  }
+}
+
+run "gpu_operator_values_custom_layout_and_time_slicing" {
+  command = plan
+  variables {
+    gpu_pools = {
+      sliced = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], mig = { config = "all-1g.10gb" }, on_demand = { max_gpus = 8, price_per_hour = 32 } }
+      halves = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], mig = { profiles = { "4g.40gb" = 1, "2g.20gb" = 1, "1g.10gb" = 1 } }, on_demand = { max_gpus = 8, price_per_hour = 32 } }
+      h100   = { model = "h100", instance_types = ["p5.48xlarge"], mig = { config = "all-1g.10gb" }, on_demand = { max_gpus = 8, price_per_hour = 80 } }
+      shared = { model = "l4", instance_types = ["g6.12xlarge"], time_slicing_replicas = 4, on_demand = { max_gpus = 8 } }
+    }
+    teams = { alpha = { gpus = { sliced = { on_demand = 4 }, halves = { on_demand = 4 }, shared = { on_demand = 4 } } } }
+  }
+  assert {
+    condition = output.gpu_operator_values == {
+      mig          = { strategy = "mixed" }
+      migManager   = { config = { name = "mlplatform-mig-parted-config", default = "all-disabled" } }
+      devicePlugin = { config = { name = "mlplatform-device-plugin-config", default = "whole-gpus" } }
+      dcgmExporter = { enabled = true }
+    }
+    error_message = "A layout outside NVIDIA's defaults and a time-sliced pool need the module's configs: ${jsonencode(output.gpu_operator_values)}"
+  }
+  # The module's mig-parted config is the only one the MIG manager then reads: it keeps the
+  # default names the other pools use, per model.
+  assert {
+    condition     = keys(mlplatform_mig_config.this[0].mig_configs) == tolist(["all-1g.10gb", "all-disabled", "custom-4g.40gb-x1-2g.20gb-x1-1g.10gb-x1"])
+    error_message = "The mig-parted config should list all-disabled and every layout the pools use: ${jsonencode(keys(mlplatform_mig_config.this[0].mig_configs))}"
+  }
+  assert {
+    condition     = sort([for e in mlplatform_mig_config.this[0].mig_configs["all-1g.10gb"].entries : e.gpu]) == tolist(["A100-SXM4-80GB", "H100-SXM5-80GB"])
+    error_message = "all-1g.10gb should have an entry per model that uses it: ${jsonencode(mlplatform_mig_config.this[0].mig_configs["all-1g.10gb"].entries)}"
+  }
+  assert {
+    condition     = mlplatform_mig_config.this[0].mig_configs["custom-4g.40gb-x1-2g.20gb-x1-1g.10gb-x1"].entries[0].mig_devices == tomap({ "4g.40gb" = 1, "2g.20gb" = 1, "1g.10gb" = 1 })
+    error_message = "The custom layout should give each GPU a 4g.40gb, a 2g.20gb and a 1g.10gb."
+  }
+  assert {
+    condition     = mlplatform_time_slicing_config.this[0].configs["time-slicing-4"].resources[0].replicas == 4 && mlplatform_time_slicing_config.this[0].namespace == "gpu-operator"
+    error_message = "The time-sliced pool's config should share each GPU 4 ways, in the operator's namespace."
+  }
+  assert {
+    condition     = mlplatform_gpu_node_pool.this["shared"].node_labels["nvidia.com/device-plugin.config"] == "time-slicing-4"
+    error_message = "The time-sliced pool's nodes should select their device plugin config."
+  }
+}
+
+run "gpu_operator_one_mig_strategy_refused_otherwise" {
+  command = plan
+  variables {
+    gpu_pools = {
+      mixed  = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], mig = { config = "all-1g.10gb" }, on_demand = { max_gpus = 8, price_per_hour = 32 } }
+      single = { model = "a100-80gb", instance_types = ["p4de.24xlarge"], mig = { config = "all-1g.10gb", strategy = "single" }, on_demand = { max_gpus = 8, price_per_hour = 32 } }
+    }
+    teams = { alpha = { gpus = { mixed = { on_demand = 4 } } } }
+  }
+  expect_failures = [var.gpu_pools]
+}
+
 run "kueue_timeout_shorter_than_a_node_start_refused" {
   command = plan
   variables {
