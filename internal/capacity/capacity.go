@@ -65,8 +65,10 @@ func checked(r string) bool {
 	return !neverRefused[r] && strings.HasPrefix(r, "nvidia.com/")
 }
 
-// Check returns the errors and warnings for the quotas of queue. quotas may also hold other
-// queues' quotas: they count towards the sums (warnings), and are neither refused nor warned.
+// Check returns the errors and warnings for the quotas of queue: a quota the flavor's pools can
+// never supply alone is an error, quotas of several queues that add up to more a warning
+// (over-commit can be deliberate). quotas may also hold other queues' quotas: they count towards
+// the sums, and are neither refused nor warned.
 // It fails only when a pool cannot be exposed (a pool the provider refused at plan).
 func Check(queue string, flavors []Flavor, pools []Pool, quotas []Quota) (errs, warns []Finding, _ error) {
 	exposed := make([]map[string]int64, len(pools)) // resource -> most the pool supplies (-1: unbounded)
@@ -125,9 +127,19 @@ func Check(queue string, flavors []Flavor, pools []Pool, quotas []Quota) (errs, 
 					q.Flavor, names(pools, idx), offered(exposed, idx), q.Resource, q.Nominal.String())})
 			continue
 		}
+		most := *resource.NewQuantity(total, resource.DecimalSI)
+		if !unbounded && q.Nominal.Cmp(most) > 0 {
+			errs = append(errs, Finding{Ref: q.Ref, Flavor: q.Flavor, Resource: q.Resource,
+				Summary: "Quota exceeds what the flavor's node pools can supply",
+				Detail: fmt.Sprintf("The nominal quota %s for %s on ResourceFlavor %s is more than the NodePools it selects (%s) "+
+					"can supply at their limits: %d. This queue alone could never use it; Kueue would admit runs beyond it that "+
+					"stay Pending. Lower the quota or raise the pools' limits (max_gpus).",
+					q.Nominal.String(), q.Resource, q.Flavor, strings.Join(exposing, ", "), total)})
+			continue
+		}
 		k := key{q.Flavor, q.Resource}
 		sum := sums[k]
-		if unbounded || warned[k] || sum.Cmp(*resource.NewQuantity(total, resource.DecimalSI)) <= 0 {
+		if unbounded || warned[k] || sum.Cmp(most) <= 0 {
 			continue
 		}
 		warned[k] = true

@@ -108,7 +108,7 @@ type DestroyChecker[M any] interface {
 // cluster before writing (e.g. quotas against what the GPU node pools can supply): errors stop
 // the apply before anything is written, warnings are reported.
 type PreApplyChecker[M any] interface {
-	CheckBeforeApply(ctx context.Context, c *kube.Client, m *M) diag.Diagnostics
+	CheckBeforeApply(ctx context.Context, p *ProviderData, m *M) diag.Diagnostics
 }
 
 // AfterApplier is implemented by a Spec whose object others are derived from (an EC2NodeClass

@@ -227,7 +227,7 @@ func (r *Resource[M, PM]) apply(ctx context.Context, m, before *M, own *owner, s
 		return false
 	}
 	if c, ok := r.hooks().(PreApplyChecker[M]); ok {
-		if diags.Append(c.CheckBeforeApply(ctx, r.Provider.Client, m)...); diags.HasError() {
+		if diags.Append(c.CheckBeforeApply(ctx, r.Provider, m)...); diags.HasError() {
 			return false
 		}
 	}

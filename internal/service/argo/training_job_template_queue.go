@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
@@ -19,7 +20,8 @@ import (
 // of its pods through the named LocalQueue: otherwise every run would stay pending, and the ML
 // engineer who submits it, not the platform team, would find out. A cluster without Kueue is a
 // warning (the queue label then does nothing).
-func (trainingJobTemplate) CheckBeforeApply(ctx context.Context, c *kube.Client, m *trainingJobTemplateModel) diag.Diagnostics {
+func (trainingJobTemplate) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *trainingJobTemplateModel) diag.Diagnostics {
+	c := pd.Client
 	var diags diag.Diagnostics
 	if m.Queue.IsNull() {
 		return diags

@@ -19,7 +19,8 @@ import (
 // in the namespace and declares every parameter it overrides: Argo itself would only find out at
 // the first scheduled run (a missing template fails the run; an undeclared parameter is ignored).
 // A template that cannot be read for another reason is a warning, not a refusal.
-func (trainingSchedule) CheckBeforeApply(ctx context.Context, c *kube.Client, m *trainingScheduleModel) diag.Diagnostics {
+func (trainingSchedule) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *trainingScheduleModel) diag.Diagnostics {
+	c := pd.Client
 	var diags diag.Diagnostics
 	ns, name := m.Namespace.ValueString(), m.Template.ValueString()
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)

@@ -175,6 +175,13 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 		if in, p, ok := m.planned(ctx); ok {
 			if v, notes, ok := m.supplies(ctx, in, p, pricingRegion(pd)); ok {
 				supplies = v
+				if pd != nil { // for the queues' plan-time capacity checks
+					var pools []capacity.Pool
+					for _, c := range in.Capacity {
+						pools = append(pools, p.nodePool(in.Name, c))
+					}
+					pd.PlanPools(pools)
+				}
 				for _, n := range notes {
 					resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
 				}

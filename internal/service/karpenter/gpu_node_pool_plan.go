@@ -305,7 +305,8 @@ type supply struct {
 	MemoryMiBGPU int64
 }
 
-func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
+// nodePool is the NodePool of capacity type c, as the capacity checks see it.
+func (p *poolPlan) nodePool(pool string, c capacityInput) capacity.Pool {
 	labels := map[string]string{
 		capacity.LabelGPU:          capacity.GPULabel(p.Model),
 		capacity.LabelCapacityType: c.Type,
@@ -315,11 +316,16 @@ func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
 	if c.Nodes != nil { // static: the nodes, of one GPU count
 		cp.Node.InstanceType, cp.MaxNodes, cp.Static = p.InstanceTypes[0].Name, *c.Nodes, true
 	}
+	return cp
+}
+
+func (p *poolPlan) supply(pool string, c capacityInput) (supply, error) {
+	cp := p.nodePool(pool, c)
 	cs, err := cp.Supply()
 	if err != nil {
 		return supply{}, err
 	}
-	s := supply{NodeLabels: labels, PerGPU: cs.PerGPU}
+	s := supply{NodeLabels: cp.NodeLabels, PerGPU: cs.PerGPU}
 	if _, other := p.oneGPUCount(); other == nil {
 		s.PerNode = p.perNode(p.InstanceTypes[0].GPUs)
 	}

@@ -73,6 +73,7 @@ type clusterQueue struct{}
 var (
 	_ framework.ReadyWaiter[clusterQueueModel]     = clusterQueue{}
 	_ framework.PreApplyChecker[clusterQueueModel] = clusterQueue{}
+	_ framework.PlanModifier                       = clusterQueue{}
 	_ framework.DeleteExplainer[clusterQueueModel] = clusterQueue{}
 	_ framework.ConfigChecker                      = clusterQueue{}
 	_ framework.UpstreamPathRenamer                = clusterQueue{}

@@ -2,10 +2,13 @@ package kueue
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,30 +19,47 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-// CheckBeforeApply checks the planned quotas against the GPU NodePools the named ResourceFlavors
-// select, before the queue is written: a quota for a resource those nodes never expose, or on a
-// flavor with the pools' mlplatform.io/gpu label that selects no pool, is an error on its
-// nominal_quota, an over-commit a warning. A cluster without Karpenter, or a flavor that selects
-// other nodes, is not checked. It also warns about a ProvisioningRequest
-// admission check on such a flavor (cluster_queue_provisioning.go).
-func (clusterQueue) CheckBeforeApply(ctx context.Context, c *kube.Client, m *clusterQueueModel) diag.Diagnostics {
+// The planned quotas are checked against the GPU NodePools the named ResourceFlavors select: a
+// quota for a resource those nodes never expose, on a flavor with the pools' mlplatform.io/gpu
+// label that selects no pool, or above what the pools can supply, is an error on its
+// nominal_quota; quotas of several queues that add up to more a warning. At plan the check uses
+// what the configuration planned so far (framework/planned_capacity.go), with no API call; before
+// writing it adds the cluster's objects the configuration does not plan. A cluster without
+// Karpenter, or a flavor that selects other nodes, is not checked.
+
+// ModifyPlan records the queue's planned quotas and checks them against the pools and flavors the
+// configuration planned before it.
+func (clusterQueue) ModifyPlan(ctx context.Context, pd *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var m clusterQueueModel
+	if pd == nil || req.Plan.Raw.IsNull() || resp.Plan.Get(ctx, &m).HasError() || m.Name.IsUnknown() {
+		return
+	}
+	in := plannedCapacityInput(&m)
+	planned := pd.PlanQuotas(m.Name.ValueString(), in.quotas)
+	in.addPlanned(planned)
+	// Only flavors that select a planned pool: a pool of another configuration is known at apply.
+	var poolLabels []map[string]string
+	for _, p := range in.pools {
+		poolLabels = append(poolLabels, p.NodeLabels)
+	}
+	in.flavors = slices.DeleteFunc(in.flavors, func(f capacity.Flavor) bool { return len(capacity.Select(f, poolLabels)) == 0 })
+	resp.Diagnostics.Append(in.check(m.Name.ValueString())...)
+}
+
+// CheckBeforeApply checks the quotas before the queue is written, with the cluster's pools,
+// flavors and queues where the configuration did not plan them. It also warns about a
+// ProvisioningRequest admission check on such a flavor (cluster_queue_provisioning.go).
+func (clusterQueue) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *clusterQueueModel) diag.Diagnostics {
 	var diags diag.Diagnostics
+	c := pd.Client
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	in, err := capacityInputs(ctx, c, m)
-	if err == nil && in != nil {
-		var errs, warns []capacity.Finding
-		if errs, warns, err = capacity.Check(m.Name.ValueString(), in.flavors, in.pools, in.quotas); err == nil {
-			for _, f := range errs {
-				diags.AddAttributeError(in.paths[f.Ref], f.Summary, f.Detail)
-			}
-			for _, f := range warns {
-				diags.AddAttributeWarning(in.paths[f.Ref], f.Summary, f.Detail)
-			}
-		}
-	}
-	if err != nil {
+	in := plannedCapacityInput(m)
+	in.addPlanned(pd.PlanQuotas(m.Name.ValueString(), in.quotas))
+	if err := in.addCluster(ctx, c, m.Name.ValueString()); err != nil {
 		diags.AddWarning("Quotas not checked against the GPU node pools", err.Error())
+	} else {
+		diags.Append(in.check(m.Name.ValueString())...)
 	}
 	found, err := provisioningOnKarpenter(ctx, c, m)
 	diags.Append(found...)
@@ -54,18 +74,17 @@ type capacityInput struct {
 	pools   []capacity.Pool
 	quotas  []capacity.Quota
 	paths   []path.Path // by Quota.Ref
+	queues  map[string]bool
 }
 
-// capacityInputs reads what the check needs; nil when there is nothing to check.
-func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (*capacityInput, error) {
-	in := &capacityInput{}
-	names := map[string]bool{}
+// plannedCapacityInput is the queue's own quotas, as planned.
+func plannedCapacityInput(m *clusterQueueModel) *capacityInput {
+	in := &capacityInput{queues: map[string]bool{m.Name.ValueString(): true}}
 	for i, g := range m.ResourceGroups {
 		for j, f := range g.Flavors {
-			names[f.Name.ValueString()] = true
 			for k, q := range f.Resources {
 				nominal, err := framework.ParseQuantity(q.NominalQuota.ValueString())
-				if err != nil || q.Name.IsUnknown() {
+				if err != nil || q.Name.IsUnknown() || f.Name.IsUnknown() {
 					continue // refused by validation, or not known yet
 				}
 				in.quotas = append(in.quotas, capacity.Quota{Queue: m.Name.ValueString(), Flavor: f.Name.ValueString(),
@@ -75,37 +94,83 @@ func capacityInputs(ctx context.Context, c *kube.Client, m *clusterQueueModel) (
 			}
 		}
 	}
-	if len(in.quotas) == 0 {
-		return nil, nil
+	return in
+}
+
+// addPlanned adds the flavors the queue names, the pools and the other queues' quotas the
+// configuration planned.
+func (in *capacityInput) addPlanned(p framework.PlannedCapacity) {
+	for _, q := range in.quotas {
+		if f, ok := p.Flavors[q.Flavor]; ok && !slices.ContainsFunc(in.flavors, func(g capacity.Flavor) bool { return g.Name == f.Name }) {
+			in.flavors = append(in.flavors, f)
+		}
+	}
+	in.pools = append(in.pools, p.Pools...)
+	for _, name := range slices.Sorted(maps.Keys(p.Quotas)) {
+		in.queues[name] = true
+		in.quotas = append(in.quotas, p.Quotas[name]...)
+	}
+}
+
+func (in *capacityInput) check(queue string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if len(in.quotas) == 0 || len(in.pools) == 0 {
+		return nil
+	}
+	errs, warns, err := capacity.Check(queue, in.flavors, in.pools, in.quotas)
+	if err != nil {
+		return nil // a pool the provider refused at plan
+	}
+	for _, f := range errs {
+		diags.AddAttributeError(in.paths[f.Ref], f.Summary, f.Detail)
+	}
+	for _, f := range warns {
+		diags.AddAttributeWarning(in.paths[f.Ref], f.Summary, f.Detail)
+	}
+	return diags
+}
+
+// addCluster adds the cluster's GPU NodePools, the flavors the queue names and the other
+// ClusterQueues' quotas, each where the configuration did not plan it.
+func (in *capacityInput) addCluster(ctx context.Context, c *kube.Client, queue string) error {
+	if len(in.paths) == 0 {
+		return nil
 	}
 	pools, err := gpuNodePools(ctx, c)
-	if err != nil || len(pools) == 0 {
-		return nil, err
+	if err != nil {
+		return err
 	}
-	in.pools = pools
-	for name := range names {
-		obj, err := c.Get(ctx, resourceFlavorKind, "", name)
+	for _, p := range pools {
+		if !slices.ContainsFunc(in.pools, func(q capacity.Pool) bool { return q.Name == p.Name }) {
+			in.pools = append(in.pools, p)
+		}
+	}
+	for _, q := range in.quotas {
+		if q.Queue != queue || slices.ContainsFunc(in.flavors, func(f capacity.Flavor) bool { return f.Name == q.Flavor }) {
+			continue
+		}
+		obj, err := c.Get(ctx, resourceFlavorKind, "", q.Flavor)
 		if kube.IsNotFound(err) {
 			continue // Kueue keeps the queue inactive; WaitReady says so
 		} else if err != nil {
-			return nil, err
+			return err
 		}
 		labels, _, _ := unstructured.NestedStringMap(obj.Object, "spec", "nodeLabels")
-		in.flavors = append(in.flavors, capacity.Flavor{Name: name, NodeLabels: labels})
+		in.flavors = append(in.flavors, capacity.Flavor{Name: q.Flavor, NodeLabels: labels})
 	}
-	return in, otherQueuesQuotas(ctx, c, m.Name.ValueString(), in)
+	return otherQueuesQuotas(ctx, c, in)
 }
 
 // otherQueuesQuotas adds the nominal quotas of the cluster's other ClusterQueues, which share
-// the flavors' nodes.
-func otherQueuesQuotas(ctx context.Context, c *kube.Client, name string, in *capacityInput) error {
+// the flavors' nodes, except those the configuration planned.
+func otherQueuesQuotas(ctx context.Context, c *kube.Client, in *capacityInput) error {
 	list, err := c.List(ctx, clusterQueueKind, "", metav1.ListOptions{})
 	if err != nil {
 		return err
 	}
 	for _, item := range list.Items {
 		var cq kueuev1beta2.ClusterQueue
-		if item.GetName() == name || runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &cq) != nil {
+		if in.queues[item.GetName()] || runtime.DefaultUnstructuredConverter.FromUnstructured(item.Object, &cq) != nil {
 			continue
 		}
 		for _, g := range cq.Spec.ResourceGroups {

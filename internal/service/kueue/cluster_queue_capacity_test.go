@@ -48,6 +48,26 @@ resource "mlplatform_cluster_queue" "team" {
 `, prefix, res, quota)
 }
 
+// secondQueue is another ClusterQueue with a quota on capacityConfig's flavor.
+func secondQueue(prefix, quota string) string {
+	return fmt.Sprintf(`
+resource "mlplatform_cluster_queue" "other" {
+  name               = "%[1]s-other"
+  namespace_selector = {}
+  resource_group {
+    covered_resources = ["nvidia.com/mig-1g.10gb"]
+    flavor {
+      name = mlplatform_resource_flavor.h100.name
+      resource {
+        name          = "nvidia.com/mig-1g.10gb"
+        nominal_quota = %[2]q
+      }
+    }
+  }
+}
+`, prefix, quota)
+}
+
 // strayConfig is capacityConfig with the flavor's node labels written by hand, mlplatform.io/gpu
 // drifted to gpuLabel from what the pool's nodes carry (awslabs/ai-on-eks#237: runs Pending
 // forever).
@@ -59,8 +79,10 @@ func strayConfig(prefix, gpuLabel string) string {
 }
 
 // A flavor whose pool labels no pool's nodes carry, and a quota for a MIG profile the pool's nodes
-// never expose, are refused before the queue is written; an over-commit is applied (with a warning, which the unit tests of internal/capacity
-// check: terraform-plugin-testing cannot assert warnings).
+// never expose, are refused before the queue is written; a quota above what the pool can supply is
+// refused at plan, from the planned values; an over-commit by two queues is applied (with a
+// warning, which the unit tests of internal/capacity and internal/framework check:
+// terraform-plugin-testing cannot assert warnings).
 func TestAccClusterQueue_Capacity(t *testing.T) {
 	prefix := acctest.Name("acc-cap")
 	resource.ParallelTest(t, resource.TestCase{
@@ -88,9 +110,27 @@ func TestAccClusterQueue_Capacity(t *testing.T) {
 					`never\s+nvidia\.com/mig-2g\.20gb`),
 			},
 			{
-				Config: capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "20"), // 14 at most: over-commit
+				// One queue above what the pool can ever supply (14 at most): refused at plan, from
+				// the planned pool, not the cluster's.
+				Config:   capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "20"),
+				PlanOnly: true,
+				ExpectError: regexp.MustCompile(`(?s)Quota exceeds what the flavor's node pools can supply.*nominal_quota = "20".*` +
+					`nominal\s+quota\s+20\s+for\s+nvidia\.com/mig-1g\.10gb.*at\s+their\s+limits:\s+14`),
+			},
+			{
+				// The same when the pool's limit is lowered in the same plan: the cluster's NodePool
+				// still has 2 GPUs (14), the planned one 1 (7).
+				Config:      strings.Replace(capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "10"), "max_gpus = 2", "max_gpus = 1", 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)nominal\s+quota\s+10\s+for\s+nvidia\.com/mig-1g\.10gb.*at\s+their\s+limits:\s+7`),
+			},
+			{
+				// Two queues that add up to more (20): applied, with a warning, as over-commit can be
+				// deliberate.
+				Config: capacityConfig(prefix, "nvidia.com/mig-1g.10gb", "10") + secondQueue(prefix, "10"),
 				Check: func(*terraform.State) error {
 					acctest.Get(t, kueue.ClusterQueueKind, "", prefix+"-team")
+					acctest.Get(t, kueue.ClusterQueueKind, "", prefix+"-other")
 					return nil
 				},
 			},

@@ -117,10 +117,13 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Kueue `ClusterQueue` (kueue.x-k8s.io/v1beta2): a pool of quota per ResourceFlavor and resource " +
 			"that workloads submitted through LocalQueues are admitted against. Every check of Kueue's CRD, CEL rules and " +
-			"admission webhook is made at plan time, naming the attribute. Before it is written, its GPU quotas are checked " +
-			"against the `mlplatform_gpu_node_pool` NodePools the flavors select: a quota for a resource their nodes never " +
-			"expose, or on a flavor whose `mlplatform.io/gpu` node labels no pool's nodes carry (its runs would stay Pending), " +
-			"is an error; quotas above what the pools can supply are a warning. Create and update wait until Kueue reports " +
+			"admission webhook is made at plan time, naming the attribute. Its GPU quotas are checked against the " +
+			"`mlplatform_gpu_node_pool` NodePools the flavors select: a quota for a resource their nodes never expose, above " +
+			"what the pools can supply at their limits, or on a flavor whose `mlplatform.io/gpu` node labels no pool's nodes " +
+			"carry (its runs would stay Pending), is an error; the quotas of several queues that add up to more are a " +
+			"warning (over-commit can be deliberate). At plan the check takes the planned pools, flavors and queues of the " +
+			"configuration (a queue that names its flavor by reference, from a flavor fed by a pool's `supplies`, is planned " +
+			"after them); before it is written it adds the cluster's objects the configuration does not plan. Create and update wait until Kueue reports " +
 			"the queue `Active`; delete waits while admitted workloads hold it and names them on timeout.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{

@@ -9,13 +9,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
 // CheckBeforeApply checks, before the flavor is written, that the Topology its topology_name names
 // exists: Kueue would accept the flavor and keep every ClusterQueue that uses it inactive
 // (TopologyNotFound). A Topology that cannot be read for another reason is a warning.
-func (resourceFlavor) CheckBeforeApply(ctx context.Context, c *kube.Client, m *resourceFlavorModel) diag.Diagnostics {
+func (resourceFlavor) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *resourceFlavorModel) diag.Diagnostics {
+	c := pd.Client
 	var diags diag.Diagnostics
 	if m.TopologyName.IsNull() {
 		return diags

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	kueuev1beta2 "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
@@ -20,7 +21,8 @@ import (
 // LocalQueues feed admits the team's namespace: Kueue leaves the workloads of a namespace its
 // namespaceSelector does not select inadmissible, which users otherwise find only when a run
 // never starts. A ClusterQueue that does not exist yet is a warning: Kueue waits for it.
-func (team) CheckBeforeApply(ctx context.Context, c *kube.Client, m *teamModel) diag.Diagnostics {
+func (team) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *teamModel) diag.Diagnostics {
+	c := pd.Client
 	var diags diag.Diagnostics
 	ns := m.Namespace.ValueString()
 	nsLabels := labels.Set(merged(stringMap(ctx, m.LabelsAll, &diags), stringMap(ctx, m.KueueNamespaceLabels, &diags)))
