@@ -25,15 +25,19 @@ type BlueprintObject struct {
 }
 
 // Blueprints tests the files of examples/blueprints that owns selects (by base name), one subtest
-// each: the README shows the file as it is (in "From blueprint to HCL", with the differences), and
-// the file, after provider (a provider block), applies and writes objects that carry the
-// blueprint's values. want holds, for exactly the files owns selects, the objects to check.
+// each: the migration guide includes the file by reference (its template's tffile, beside the
+// differences) and shows it as it is once rendered, and the file, after provider (a provider
+// block), applies and writes objects that carry the blueprint's values. want holds, for exactly the files owns selects, the objects to check.
 // preCheck runs before each apply, with the file's subtest; blueprints use fixed names, so it
 // should at least RequireOwnCluster.
 func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]BlueprintObject, provider string, preCheck func(*testing.T)) {
 	t.Helper()
 	root := repoRoot(t)
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	guideTemplate, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(migrationGuideTemplate)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(migrationGuide)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,9 +69,7 @@ func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]Blu
 			t.Fatalf("%s: no expected values", f)
 		}
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			if !strings.Contains(string(readme), string(hcl)) {
-				t.Errorf("README.md does not show examples/blueprints/%s as it is", filepath.Base(f))
-			}
+			checkGuideShows(t, string(guideTemplate), string(guide), filepath.Base(f), string(hcl))
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { preCheck(t) },
 				ProtoV6ProviderFactories: ProviderFactories,
@@ -88,6 +90,28 @@ func Blueprints(t *testing.T, owns func(file string) bool, want map[string][]Blu
 				}},
 			})
 		})
+	}
+}
+
+// The guide that shows the blueprints: tfplugindocs renders migrationGuide from
+// migrationGuideTemplate (`make generate`).
+const (
+	migrationGuideTemplate = "templates/guides/migrating-from-a-blueprint.md.tmpl"
+	migrationGuide         = "docs/guides/migrating-from-a-blueprint.md"
+)
+
+// checkGuideShows fails t unless the guide's template includes examples/blueprints/<file> by
+// reference and the rendered guide shows hcl, the file's text that the test applies, as
+// tfplugindocs' tffile renders it (trimmed, in a terraform code block): the guide shows what is
+// applied, and a stale guide fails here as well as in `make check-generated`.
+func checkGuideShows(t *testing.T, template, rendered, file, hcl string) {
+	t.Helper()
+	ref := fmt.Sprintf(`{{ tffile "examples/blueprints/%s" }}`, file)
+	if !strings.Contains(template, ref) {
+		t.Errorf("%s does not include examples/blueprints/%s: add %s", migrationGuideTemplate, file, ref)
+	}
+	if !strings.Contains(rendered, "```terraform\n"+strings.TrimSpace(hcl)+"\n```") {
+		t.Errorf("%s does not show examples/blueprints/%s as it is: run `make generate`", migrationGuide, file)
 	}
 }
 

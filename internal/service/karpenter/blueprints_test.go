@@ -15,8 +15,9 @@ func object(k kube.Kind, name string, want map[string]any) acctest.BlueprintObje
 	return acctest.BlueprintObject{Kind: k, Name: name, Want: want}
 }
 
-// blueprints are the HCL files in examples/blueprints and what each must reproduce. The README's
-// "From blueprint to HCL" shows the same files and lists the differences.
+// blueprints are the HCL files in examples/blueprints and what each must reproduce. The migration
+// guide (docs/guides/migrating-from-a-blueprint.md) includes the same files and lists the
+// differences.
 var blueprints = map[string][]acctest.BlueprintObject{
 	// aws-samples/karpenter-blueprints@529b88cf blueprints/static-nodepool/static-nodeclass.yaml
 	// and static-nodepool.yaml.

@@ -9,8 +9,8 @@ import (
 )
 
 // blueprints are the Kueue files of examples/blueprints (kueue-*.tf) and what each must reproduce,
-// written by hand from the YAML file each names. The README's "From blueprint to HCL" shows the
-// same files and lists the differences.
+// written by hand from the YAML file each names. The migration guide
+// (docs/guides/migrating-from-a-blueprint.md) includes the same files and lists the differences.
 var blueprints = map[string][]acctest.BlueprintObject{
 	// GoogleCloudPlatform/ai-on-gke@b9c1472a tutorials-and-examples/workflow-orchestration/dws-examples/dws-queues.yaml.
 	"kueue-dws-queues.tf": {
