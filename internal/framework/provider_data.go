@@ -24,9 +24,10 @@ type ProviderData struct {
 	// known only at apply: GPU node pools then plan their hourly prices as unknown.
 	PricingRegion string
 
-	claims    claims          // what the resources of the configuration write, at plan
-	podLabels podLabels       // which pod labels teams require and templates carry, at plan
-	capacity  plannedCapacity // what pools supply, flavors select and queues quota, at plan
+	claims      claims             // what the resources of the configuration write, at plan
+	podLabels   podLabels          // which pod labels teams require and templates carry, at plan
+	capacity    plannedCapacity    // what pools supply, flavors select and queues quota, at plan
+	localQueues plannedLocalQueues // which LocalQueues are declared and which templates name, at plan
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.

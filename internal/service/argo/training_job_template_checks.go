@@ -150,6 +150,21 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
 	checkRequiredPodLabel(ctx, p, &m, resp)
+	checkQueueSpelling(p, &m, resp)
+}
+
+// checkQueueSpelling refuses a queue that is not declared in the template's namespace by the
+// configuration but one or two letters from one that is (framework/local_queues.go).
+func checkQueueSpelling(p *framework.ProviderData, m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	if p == nil || m.Queue.IsNull() || m.Queue.IsUnknown() || m.Namespace.IsUnknown() || m.Name.IsUnknown() {
+		return
+	}
+	ns := m.Namespace.ValueString()
+	what := fmt.Sprintf("%straining_job_template %q", framework.ResourceTypePrefix, ns+"/"+m.Name.ValueString())
+	if nearest, ok := p.UseLocalQueue(ns, m.Queue.ValueString(), what); ok {
+		resp.Diagnostics.AddAttributeError(path.Root("queue"), framework.MisspelledQueueSummary, framework.MisspelledQueueDetail(ns,
+			framework.LocalQueueUse{What: what, Queue: m.Queue.ValueString(), Nearest: nearest}))
+	}
 }
 
 // checkRequiredPodLabel refuses a template whose runs' pods lack the label a team of the same

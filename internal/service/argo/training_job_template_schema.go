@@ -41,6 +41,8 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"of its pods there: the LocalQueue exists, its ClusterQueue has a flavor whose nodes the pod selects " +
 			"(`capacity`, GPU model) and tolerates, and one pod's request fits that flavor's nominal quota plus " +
 			"borrowing limit. Refer to the queue resource (`mlplatform_local_queue.x.name`) so that it is created first. " +
+			"At plan, a name the configuration does not declare in the namespace (by `mlplatform_local_queue` or a team's " +
+			"`local_queues`) but one or two letters from one it does is refused as a misspelling. " +
 			"Kueue v0.19 turns `waitForPodsReady` on by default: an admitted run whose pods are not all ready within 30 " +
 			"minutes (a new GPU node's start, which Karpenter gives up on after 15 minutes unregistered, plus the image " +
 			"pull) is evicted and requeued with backoff (60 s, doubling to an hour); raise `waitForPodsReady.timeout` in " +

@@ -28,6 +28,9 @@ type localQueueModel struct {
 
 type localQueue struct{}
 
+// The cycle finds these hooks by type assertion; this makes a signature mismatch a compile error.
+var _ framework.PlanModifier = localQueue{}
+
 // NewLocalQueueResource is mlplatform_local_queue.
 func NewLocalQueueResource() resource.Resource {
 	return framework.NewResource[localQueueModel](localQueue{})

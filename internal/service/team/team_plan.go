@@ -46,6 +46,7 @@ func (team) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resou
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pod_labels"), m.PodLabels)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("local_queue_names"), m.LocalQueueNames)...)
 	requireProjectLabel(p, &m, &resp.Diagnostics)
+	declareLocalQueues(ctx, p, &m, &resp.Diagnostics)
 	if req.State.Raw.IsNull() {
 		return
 	}
@@ -142,5 +143,21 @@ func requireProjectLabel(p *framework.ProviderData, m *teamModel, diags *diag.Di
 				"(project_label), and the pods of %s would not: the API server would refuse each run's pod. Add %q to "+
 				"the templates' billing, e.g. billing = merge(<team>.pod_labels, { %q = \"<project>\" }).",
 				m.Namespace.ValueString(), label, strings.Join(lacking, ", "), label, label))
+	}
+}
+
+// declareLocalQueues records the team's LocalQueues and refuses a training template of the
+// configuration whose queue looks like a misspelling of one (framework/local_queues.go).
+func declareLocalQueues(ctx context.Context, p *framework.ProviderData, m *teamModel, diags *diag.Diagnostics) {
+	if p == nil || m.Namespace.IsUnknown() || !framework.FullyKnown(ctx, m.LocalQueueNames) {
+		return
+	}
+	var names []string
+	if diags.Append(m.LocalQueueNames.ElementsAs(ctx, &names, false)...); diags.HasError() {
+		return
+	}
+	ns := m.Namespace.ValueString()
+	for _, u := range p.DeclareLocalQueues(ns, names) {
+		diags.AddAttributeError(path.Root("local_queues"), framework.MisspelledQueueSummary, framework.MisspelledQueueDetail(ns, u))
 	}
 }
