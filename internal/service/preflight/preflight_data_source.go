@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
@@ -20,12 +21,13 @@ var (
 	_ datasource.DataSourceWithValidateConfig = &dataSource{}
 )
 
+// model holds the blocks as objects: any may be unknown while Terraform validates.
 type model struct {
-	Kueue       *kueueModel       `tfsdk:"kueue"`
-	Karpenter   *karpenterModel   `tfsdk:"karpenter"`
-	GPUOperator *gpuOperatorModel `tfsdk:"gpu_operator"`
-	Checked     types.Bool        `tfsdk:"checked"`
-	Findings    []findingModel    `tfsdk:"findings"`
+	Kueue       types.Object   `tfsdk:"kueue"`
+	Karpenter   types.Object   `tfsdk:"karpenter"`
+	GPUOperator types.Object   `tfsdk:"gpu_operator"`
+	Checked     types.Bool     `tfsdk:"checked"`
+	Findings    []findingModel `tfsdk:"findings"`
 }
 
 type kueueModel struct {
@@ -149,13 +151,13 @@ type targets struct {
 	gpuOperator *gpuOperatorTarget
 }
 
-func (m *model) targets() (targets, diag.Diagnostics) {
+func (m *model) targets(ctx context.Context) (targets, diag.Diagnostics) {
 	var t targets
 	var diags diag.Diagnostics
 	fail := func(p path.Path, err error) {
 		diags.AddAttributeError(p, "Invalid "+p.String(), "Attribute "+p.String()+": "+err.Error())
 	}
-	if k := m.Kueue; k != nil && !k.Configuration.IsUnknown() {
+	if k := block[kueueModel](ctx, m.Kueue, &diags); k != nil && !k.Configuration.IsUnknown() {
 		want, err := parseKueueConfiguration(k.Configuration.ValueString(), true)
 		if err != nil {
 			fail(path.Root("kueue").AtName("configuration"), fmt.Errorf("not a Kueue Configuration: %w", err))
@@ -166,7 +168,7 @@ func (m *model) targets() (targets, diag.Diagnostics) {
 				deployment: cmp.Or(k.Deployment.ValueString(), defaultKueueDeployment)}
 		}
 	}
-	if k := m.Karpenter; k != nil && !k.Values.IsUnknown() {
+	if k := block[karpenterModel](ctx, m.Karpenter, &diags); k != nil && !k.Values.IsUnknown() {
 		gates, err := parseKarpenterValues(k.Values.ValueString())
 		if err != nil {
 			fail(path.Root("karpenter").AtName("values"), err)
@@ -176,7 +178,7 @@ func (m *model) targets() (targets, diag.Diagnostics) {
 				deployment: cmp.Or(k.Deployment.ValueString(), defaultKarpenterDeployment)}
 		}
 	}
-	if g := m.GPUOperator; g != nil && !g.Values.IsUnknown() {
+	if g := block[gpuOperatorModel](ctx, m.GPUOperator, &diags); g != nil && !g.Values.IsUnknown() {
 		values, err := parseGPUOperatorValues(g.Values.ValueString())
 		if err != nil {
 			fail(path.Root("gpu_operator").AtName("values"), err)
@@ -189,6 +191,16 @@ func (m *model) targets() (targets, diag.Diagnostics) {
 	return t, diags
 }
 
+// block is a block's values; nil when it is left out or not known yet.
+func block[T any](ctx context.Context, obj types.Object, diags *diag.Diagnostics) *T {
+	if obj.IsNull() || obj.IsUnknown() {
+		return nil
+	}
+	var out T
+	diags.Append(obj.As(ctx, &out, basetypes.ObjectAsOptions{})...)
+	return &out
+}
+
 // ValidateConfig refuses wanted values that do not parse, before any read.
 func (d *dataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var m model
@@ -196,7 +208,7 @@ func (d *dataSource) ValidateConfig(ctx context.Context, req datasource.Validate
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, diags := m.targets()
+	_, diags := m.targets(ctx)
 	resp.Diagnostics.Append(diags...)
 }
 
@@ -206,7 +218,7 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	t, diags := m.targets()
+	t, diags := m.targets(ctx)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
