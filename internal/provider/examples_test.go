@@ -13,6 +13,7 @@ import (
 // readsTheCluster are examples whose plan reads live objects, which their acceptance tests cover.
 var readsTheCluster = map[string]string{
 	"data-sources/mlplatform_cluster_queue": "reads a live ClusterQueue (TestAccClusterQueueDataSource_*)",
+	"data-sources/mlplatform_preflight":     "reads the controllers' live settings (TestAccPreflight_*)",
 }
 
 // The examples of docs/ together declare one platform (an example refers to what the others

@@ -96,6 +96,8 @@ var nestedDataBases = map[string][]string{
 	"mlplatform_gpu":                 {`{"name": "a100-80gb"}`},
 	"mlplatform_mig_layout":          {`{"gpu": "a100-80gb", "profiles": {"4g.40gb": 1, "2g.20gb": 1, "1g.10gb": 1}}`},
 	"mlplatform_capacity_simulation": {simulationBase(`"jobs_per_day": 4, "daily_shape": [1, 2]`), simulationBase(`"arrivals": ["0s", "1h"]`)},
+	"mlplatform_preflight": {`{"kueue": {"configuration": "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n", "namespace": "kueue-system"},
+		"karpenter": {"values": "{settings: {featureGates: {nodeOverlay: true}}}"}, "gpu_operator": {"values": "{dcgmExporter: {enabled: true}}"}}`},
 }
 
 // simulationBase is a day of one team on one flavor, its arrivals given by arrivals.

@@ -66,7 +66,7 @@ func plan(s tfprotov6.ProviderServer, name string, typ tftypes.Type, v tftypes.V
 
 // readsCluster are the data sources whose read is a request to the cluster, which the sweep
 // does not make.
-var readsCluster = map[string]bool{"mlplatform_cluster_queue": true}
+var readsCluster = map[string]bool{"mlplatform_cluster_queue": true, "mlplatform_preflight": true}
 
 // read reads a data source of configuration v, as Terraform does once v is valid and known.
 func read(s tfprotov6.ProviderServer, name string, typ tftypes.Type, v tftypes.Value) []*tfprotov6.Diagnostic {

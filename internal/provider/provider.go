@@ -14,6 +14,7 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/kueue"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/nvidia"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/preflight"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/simulation"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/team"
 )
@@ -62,5 +63,6 @@ func (p *mlplatformProvider) DataSources(context.Context) []func() datasource.Da
 		nvidia.NewGPUDataSource,
 		nvidia.NewMigLayoutDataSource,
 		simulation.NewDataSource,
+		preflight.NewDataSource,
 	}
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // crdDirectories are the upstream CRD folders in the module cache, at the versions in go.mod (Argo's
-// of the release given), and the PrometheusRule CRD of the pinned prometheus-operator types.
+// of the release given), the PrometheusRule CRD of the pinned prometheus-operator types and the GPU
+// Operator's ClusterPolicy CRD.
 func crdDirectories(argo argoRelease) ([]string, error) {
 	kueue, _, err := moduleDir("sigs.k8s.io/kueue")
 	if err != nil {
@@ -33,8 +34,20 @@ func crdDirectories(argo argoRelease) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{filepath.Join(kueue, "config/components/crd/bases"), workflows, rules, prov}, nil
+	gpuOperator, _, err := moduleDir(gpuOperatorModule)
+	if err != nil {
+		return nil, err
+	}
+	return []string{filepath.Join(kueue, "config/components/crd/bases"), workflows, rules, prov,
+		filepath.Join(gpuOperator, clusterPolicyCRD)}, nil
 }
+
+// gpuOperatorModule ships the ClusterPolicy CRD the GPU Operator's Helm chart installs; the
+// preflight reads ClusterPolicies through the module's types.
+const (
+	gpuOperatorModule = "github.com/NVIDIA/gpu-operator"
+	clusterPolicyCRD  = "deployments/gpu-operator/crds/nvidia.com_clusterpolicies.yaml"
+)
 
 // autoscalerAPIsModule holds Cluster Autoscaler's ProvisioningRequest CRD. Kueue's manager sets up
 // its ProvisioningRequest admission check controller only when the API is served (else such checks

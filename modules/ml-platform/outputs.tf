@@ -129,3 +129,11 @@ locals {
     caveats      = data.mlplatform_capacity_simulation.this[v].caveats
   }, null) }
 }
+
+output "preflight" {
+  description = "What the cluster runs otherwise than this platform needs (`data.mlplatform_preflight`): `checked`, whether the cluster could be read, and `findings`, each with `component`, `setting`, `wanted`, `found` and `fix` (the Helm value to change); empty when all match. Null with `preflight.enabled = false`."
+  value = var.preflight.enabled ? {
+    checked  = data.mlplatform_preflight.this[0].checked
+    findings = data.mlplatform_preflight.this[0].findings
+  } : null
+}

@@ -464,3 +464,18 @@ variable "simulation" {
   default     = {}
   description = "How the teams' `simulation` profiles are simulated (`data.mlplatform_capacity_simulation`): the `horizon`, the timeline's `interval`, the `seed` that draws the jobs, `max_jobs`, the most a plan simulates, and `compare_whole_gpus`: also simulate the same day with every MIG quota and job in whole GPUs (output `simulation_whole_gpus`), to see what the slices buy. Nothing is simulated unless a team has a `simulation` profile."
 }
+
+variable "preflight" {
+  type = object({
+    enabled             = optional(bool, true)
+    kueue_namespace     = optional(string)
+    karpenter_namespace = optional(string)
+  })
+  default     = {}
+  description = "The preflight (`data.mlplatform_preflight`, the output `preflight`): on every plan it reads how the cluster runs Kueue, Karpenter and the GPU Operator and warns of each setting that differs from what this platform needs. `enabled` (default true) turns it off; the namespaces say where Kueue and Karpenter run when not where their Helm charts' instructions put them (`kueue-system`, `karpenter`); the GPU Operator's is `gpu_operator.namespace`."
+  validation {
+    condition = alltrue([for ns in [var.preflight.kueue_namespace, var.preflight.karpenter_namespace] :
+    ns == null || can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ns))])
+    error_message = "preflight: the namespaces must be namespace names (lower-case letters, digits and '-', at most 63)."
+  }
+}

@@ -7,6 +7,8 @@
 # an hour on-demand and 2 on spot (8 GPUs per p4de.24xlarge), an H100 10 on-demand.
 variables {
   cluster_name = "test"
+  # The preflight reads the cluster on every plan; these runs must make no API call.
+  preflight = { enabled = false }
   gpu_pools = {
     a100 = {
       model     = "a100-80gb", instance_types = ["p4de.24xlarge"]
