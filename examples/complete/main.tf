@@ -75,6 +75,8 @@ output "submit_manifests" { value = module.platform.submit_manifests }
 output "kueue_configuration" { value = module.platform.kueue_configuration }
 output "karpenter_values" { value = module.platform.karpenter_values }
 output "gpu_operator_values" { value = module.platform.gpu_operator_values }
+# What the cluster runs otherwise than those settings say, with the Helm value to change.
+output "preflight" { value = module.platform.preflight }
 output "queues" { value = module.platform.queues }
 output "supplies" { value = module.platform.supplies }
 output "hourly_cost_ceiling" { value = module.platform.hourly_cost_ceiling }
