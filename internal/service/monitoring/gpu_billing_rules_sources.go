@@ -3,6 +3,8 @@ package monitoring
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
 // What the rules read, as the exporters write it. Each fact names its source.
@@ -45,11 +47,11 @@ func ksmResource(name string) string { return ksmInvalidLabelChar.ReplaceAllStri
 // and GPU_I_ID; with its Kubernetes mapping on, a GPU or instance a pod holds adds namespace, pod
 // and container. The default counters include every field below.
 const (
-	dcgmEngineActive = "DCGM_FI_PROF_GR_ENGINE_ACTIVE" // ratio 0-1; also per MIG instance
-	dcgmFBUsed       = "DCGM_FI_DEV_FB_USED"           // MiB
-	dcgmFBFree       = "DCGM_FI_DEV_FB_FREE"           // MiB
-	dcgmTemperature  = "DCGM_FI_DEV_GPU_TEMP"          // °C
-	dcgmXID          = "DCGM_FI_DEV_XID_ERRORS"        // the last XID error
+	dcgmEngineActive = gpu.DCGMEngineActive
+	dcgmFBUsed       = gpu.DCGMFBUsed
+	dcgmFBFree       = gpu.DCGMFBFree
+	dcgmTemperature  = gpu.DCGMTemperature
+	dcgmXID          = gpu.DCGMXID
 
 	dcgmModel       = "modelName"
 	dcgmMIGProfile  = "GPU_I_PROFILE"

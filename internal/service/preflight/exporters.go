@@ -7,6 +7,8 @@ import (
 	nvidiav1 "github.com/NVIDIA/gpu-operator/api/nvidia/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 )
 
 // dcgm-exporter as the GPU Operator runs it (assets/state-dcgm-exporter: the DaemonSet and Service
@@ -18,16 +20,6 @@ const (
 	dcgmKubernetesEnv = "DCGM_EXPORTER_KUBERNETES"
 	dcgmMetricsKey    = "dcgm-metrics.csv"
 )
-
-// dcgmFields are the DCGM fields the billing rules and the GPU dashboard read
-// (internal/service/monitoring, gpu_billing_rules_sources.go); the default counters hold them all.
-var dcgmFields = []string{
-	"DCGM_FI_PROF_GR_ENGINE_ACTIVE",
-	"DCGM_FI_DEV_FB_USED",
-	"DCGM_FI_DEV_FB_FREE",
-	"DCGM_FI_DEV_GPU_TEMP",
-	"DCGM_FI_DEV_XID_ERRORS",
-}
 
 // checkDCGMExporter checks that dcgm-exporter runs where the operator puts it, maps GPUs to pods
 // (the bill joins on the namespace and pod labels) and exports the fields the bill reads.
@@ -63,9 +55,9 @@ func checkDCGMExporter(ctx context.Context, r *reader, namespace string, spec *n
 		out = append(out, notFound(dcgmComponent, "ConfigMap "+qualified(namespace, name), res.describe(),
 			"dcgmExporter.config.name names a ConfigMap that does not exist: create it with "+dcgmMetricsKey+", or unset it for the default counters"))
 	case present:
-		if missing := lacking(dcgmFields, csvFields(cm.Data[dcgmMetricsKey])); len(missing) > 0 {
+		if missing := lacking(gpu.DCGMFields, csvFields(cm.Data[dcgmMetricsKey])); len(missing) > 0 {
 			out = append(out, finding{Component: dcgmComponent, Setting: "ConfigMap " + qualified(namespace, name) + " " + dcgmMetricsKey,
-				Wanted: join(dcgmFields), Found: "lacks " + join(missing),
+				Wanted: join(gpu.DCGMFields), Found: "lacks " + join(missing),
 				Fix: "dcgmExporter.config.name: its " + dcgmMetricsKey + " must list " + join(missing) + " (the billing rules and dashboard read them), or unset it for the default counters"})
 		}
 	}
