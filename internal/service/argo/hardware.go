@@ -41,10 +41,9 @@ func resolveGPU(gpuType string, count int64) (*gpuRequest, string, error) {
 		}
 		req.Model, req.Profile, req.Resource = m, p, p.ResourceName()
 	}
-	most := int64(maxGPUsPerNode(req.Model))
+	most := req.perNode(maxGPUsPerNode(req.Model))
 	what := "GPUs"
 	if req.Profile != nil {
-		most *= int64(req.Profile.MaxInstances)
 		what = req.Profile.Name + " MIG instances"
 	}
 	if count < 1 || count > most {
@@ -92,12 +91,15 @@ func checkFitsANode(g *gpuRequest, cpuCores, memoryGB int64) (string, error) {
 }
 
 // fitsGPUs reports whether one node of instance type it holds the request's GPUs or MIG instances.
-func (g *gpuRequest) fitsGPUs(it gpu.InstanceType) bool {
-	most := int64(it.GPUs)
+func (g *gpuRequest) fitsGPUs(it gpu.InstanceType) bool { return g.Count <= g.perNode(it.GPUs) }
+
+// perNode is the most of the requested resource a node with gpus GPUs offers: the GPUs, or as
+// many MIG instances of the profile as they hold.
+func (g *gpuRequest) perNode(gpus int) int64 {
 	if g.Profile != nil {
-		most *= int64(g.Profile.MaxInstances)
+		return int64(gpus) * int64(g.Profile.MaxInstances)
 	}
-	return g.Count <= most
+	return int64(gpus)
 }
 
 // maxGPUsPerNode is the most GPUs of the model any known instance type carries (8 when the
