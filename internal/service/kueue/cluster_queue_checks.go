@@ -21,7 +21,7 @@ import (
 // flavor with the pools' mlplatform.io/gpu label that selects no pool, is an error on its
 // nominal_quota, an over-commit a warning. A cluster without Karpenter, or a flavor that selects
 // other nodes, is not checked. It also warns about a ProvisioningRequest
-// admission check on such a flavor (cluster_queue_provisioning.go).
+// admission check on such a flavor (cluster_queue_provisioning_checks.go).
 func (clusterQueue) CheckBeforeApply(ctx context.Context, c *kube.Client, m *clusterQueueModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
