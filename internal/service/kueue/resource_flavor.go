@@ -36,6 +36,7 @@ type resourceFlavor struct{}
 var (
 	_ framework.UpstreamRulePointer                  = resourceFlavor{}
 	_ framework.PreApplyChecker[resourceFlavorModel] = resourceFlavor{}
+	_ framework.DeleteExplainer[resourceFlavorModel] = resourceFlavor{}
 )
 
 // NewResourceFlavorResource is mlplatform_resource_flavor.
