@@ -25,7 +25,7 @@ const tsAddr = "mlplatform_training_schedule.test"
 // scheduleConfig is a nightly retraining of a template created in the same configuration;
 // body adds or overrides attributes of the schedule.
 func scheduleConfig(host, ns, name, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_job_template" "sentiment" {
   namespace       = %[1]q
   name            = "sentiment-model"
@@ -245,7 +245,7 @@ func planScheduleConfig(host, ns, body string) string {
 	if acctest.Words("timezone =").MatchString(body) {
 		tz = ""
 	}
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_schedule" "test" {
   namespace = %q
   template  = "sentiment-model"
@@ -260,7 +260,7 @@ resource "mlplatform_training_schedule" "test" {
 // parameter it overrides; otherwise nothing is written and the error names the attribute.
 func TestAccTrainingSchedule_checkedAgainstItsTemplate(t *testing.T) {
 	ns, name := acctest.Name("acc-ts-check"), "nightly"
-	missing := providerBlock("") + fmt.Sprintf(`
+	missing := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_schedule" "test" {
   namespace = %q
   name      = %q
