@@ -81,16 +81,26 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 		kubeconfig = c.Kubeconfig
 		ownCluster, cluster = true, c
 	}
+	if _, err := Connect(kubeconfig); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return m.Run()
+}
+
+// Connect points the helpers (RestConfig, Dynamic, ...) and the provider (KUBE_CONFIG_PATHS) at
+// the cluster that kubeconfig names, and returns its admin client configuration. Run calls it; a
+// TestMain of its own (faulttest's) calls it too.
+func Connect(kubeconfig string) (*rest.Config, error) {
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
 		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "loading KUBECONFIG %q: %v\n", kubeconfig, err)
-		return 1
+		return nil, fmt.Errorf("loading KUBECONFIG %q: %w", kubeconfig, err)
 	}
 	restConfig = cfg
 	_ = os.Unsetenv("KUBE_CONFIG_PATH")
 	_ = os.Setenv("KUBE_CONFIG_PATHS", kubeconfig)
-	return m.Run()
+	return rest.CopyConfig(cfg), nil
 }
 
 func findTerraform() error {

@@ -3,11 +3,9 @@ package faulttest
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
@@ -65,14 +63,9 @@ func setUp(dir string) error {
 		}
 		kubeconfig = own.Kubeconfig
 	}
-	_ = os.Setenv("KUBE_CONFIG_PATHS", kubeconfig)
 	var err error
-	admin, err = clientcmd.NewNonInteractiveDeferredLoadingClientConfig(
-		&clientcmd.ClientConfigLoadingRules{Precedence: filepath.SplitList(kubeconfig)}, nil).ClientConfig()
-	if err != nil {
-		return fmt.Errorf("loading KUBECONFIG %q: %w", kubeconfig, err)
-	}
-	return nil
+	admin, err = acctest.Connect(kubeconfig)
+	return err
 }
 
 // requireCluster skips without TF_ACC and fails when the cluster could not be set up.

@@ -1,17 +1,12 @@
 package faulttest
 
 import (
-	"context"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
@@ -26,10 +21,10 @@ func TestFault_rbacLacksOneVerb(t *testing.T) {
 	requireCluster(t)
 	prefix := prefixFor("rbac")
 	sa := prefix + "-provider"
-	token := serviceAccountToken(t, sa, []rbacv1.PolicyRule{
+	token := acctest.ServiceAccountToken(t, sa, []rbacv1.PolicyRule{
 		{APIGroups: []string{"kueue.x-k8s.io"}, Resources: []string{"resourceflavors"}, Verbs: []string{"get", "list", "watch", "create", "update", "patch", "delete"}},
 		{APIGroups: []string{"kueue.x-k8s.io"}, Resources: []string{"clusterqueues"}, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}},
-	})
+	}...)
 	// The proxy adds no credentials of its own: the provider's token goes through, and the proxy
 	// counts the calls.
 	anonymous := &rest.Config{Host: admin.Host, TLSClientConfig: rest.TLSClientConfig{CAData: admin.CAData, CAFile: admin.CAFile}}
@@ -65,39 +60,4 @@ func TestFault_rbacLacksOneVerb(t *testing.T) {
 	if _, ok := st[prefix+"-f0"]; !ok || len(st) != 1 {
 		t.Errorf("the state holds %v; want the flavor alone", st)
 	}
-}
-
-// serviceAccountToken creates ServiceAccount name in namespace default, bound to a ClusterRole
-// with exactly rules, and returns a token for it; all of it goes when the test ends.
-func serviceAccountToken(t *testing.T, name string, rules []rbacv1.PolicyRule) string {
-	t.Helper()
-	ctx := context.Background()
-	client := kubernetes.NewForConfigOrDie(admin)
-	meta := metav1.ObjectMeta{Name: name}
-	if _, err := client.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: meta}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = client.CoreV1().ServiceAccounts("default").Delete(context.Background(), name, metav1.DeleteOptions{})
-	})
-	if _, err := client.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: meta, Rules: rules}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = client.RbacV1().ClusterRoles().Delete(context.Background(), name, metav1.DeleteOptions{}) })
-	binding := &rbacv1.ClusterRoleBinding{
-		ObjectMeta: meta,
-		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name},
-		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: "default"}},
-	}
-	if _, err := client.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = client.RbacV1().ClusterRoleBindings().Delete(context.Background(), name, metav1.DeleteOptions{})
-	})
-	tok, err := client.CoreV1().ServiceAccounts("default").CreateToken(ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok.Status.Token
 }

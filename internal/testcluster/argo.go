@@ -70,16 +70,13 @@ func startArgo(r argoRelease, bin, dir string, c *Cluster) (*argoController, err
 	// Its /healthz listens on the fixed address :6060 (cmd/workflow-controller/main.go); when a
 	// second controller holds the port this one only logs it, so readiness is not taken from there.
 	killWithParent(cmd)
-	p, err := startProcess(cmd, filepath.Join(dir, "argo.log"))
+	p, err := startProcess("Argo's workflow controller", cmd, filepath.Join(dir, "argo.log"), func(p *process) error {
+		return (&argoController{p}).waitReady(c)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("starting Argo's workflow controller %s: %w", bin, err)
+		return nil, err
 	}
-	a := &argoController{p}
-	if err := a.waitReady(c); err != nil {
-		_ = a.stop()
-		return nil, fmt.Errorf("starting Argo's workflow controller: %w\n%s", err, a.logTail())
-	}
-	return a, nil
+	return &argoController{p}, nil
 }
 
 // createArgoConfig creates ArgoNamespace and the controller's ConfigMap in it.

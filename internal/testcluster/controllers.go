@@ -48,16 +48,13 @@ func startControllers(bin, dir string, c *Cluster, nodes bool) (*controllerManag
 		"--secure-port=0",
 	)
 	killWithParent(cmd)
-	p, err := startProcess(cmd, filepath.Join(dir, "controllers.log"))
+	p, err := startProcess("kube-controller-manager", cmd, filepath.Join(dir, "controllers.log"), func(p *process) error {
+		return (&controllerManager{p}).waitReady(c)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("starting kube-controller-manager %s: %w", bin, err)
+		return nil, err
 	}
-	m := &controllerManager{p}
-	if err := m.waitReady(c); err != nil {
-		_ = m.stop()
-		return nil, fmt.Errorf("starting kube-controller-manager: %w\n%s", err, m.logTail())
-	}
-	return m, nil
+	return &controllerManager{p}, nil
 }
 
 // waitReady creates and deletes a probe namespace and waits until it is gone.

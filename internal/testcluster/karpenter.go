@@ -62,13 +62,11 @@ func (c *Cluster) StartKarpenter(instanceTypes []byte) error {
 	if c.karpenterStarts > 1 {
 		logName = fmt.Sprintf("karpenter-%d.log", c.karpenterStarts)
 	}
-	p, err := startProcess(cmd, filepath.Join(c.dir, logName))
+	p, err := startProcess("Karpenter", cmd, filepath.Join(c.dir, logName), func(p *process) error {
+		return p.waitHealthy(fmt.Sprintf("http://127.0.0.1:%d/readyz", health), karpenterStartTimeout)
+	})
 	if err != nil {
-		return fmt.Errorf("starting Karpenter %s: %w", bin, err)
-	}
-	if err := p.waitHealthy(fmt.Sprintf("http://127.0.0.1:%d/readyz", health), karpenterStartTimeout); err != nil {
-		_ = p.stop()
-		return fmt.Errorf("starting Karpenter: %w\n%s", err, p.logTail())
+		return err
 	}
 	c.karpenter = p
 	return nil

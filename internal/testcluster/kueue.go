@@ -81,13 +81,13 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 		return nil, fmt.Errorf("starting Kueue: %w", err)
 	}
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+c.Kubeconfig)
-	if k.process, err = startProcess(cmd, filepath.Join(dir, "kueue.log")); err != nil {
+	k.process, err = startProcess("Kueue's controller manager", cmd, filepath.Join(dir, "kueue.log"), func(p *process) error {
+		k.process = p
+		return k.waitReady(c, health)
+	})
+	if err != nil {
 		_ = k.webhooks.Cleanup()
-		return nil, fmt.Errorf("starting Kueue's controller manager %s: %w; %s", bin, err, mountNamespaceHint)
-	}
-	if err := k.waitReady(c, health); err != nil {
-		_ = k.stop()
-		return nil, fmt.Errorf("starting Kueue's controller manager: %w\n%s", err, k.logTail())
+		return nil, fmt.Errorf("%w; %s", err, mountNamespaceHint)
 	}
 	return k, nil
 }

@@ -69,15 +69,9 @@ func startKWOK(bin, dir string, c *Cluster) (*process, error) {
 	}
 	cmd := exec.Command(bin, args...)
 	killWithParent(cmd)
-	p, err := startProcess(cmd, filepath.Join(dir, "kwok.log"))
-	if err != nil {
-		return nil, fmt.Errorf("starting KWOK %s: %w", bin, err)
-	}
-	if err := p.waitHealthy(fmt.Sprintf("http://127.0.0.1:%d/healthz", port), kwokStartTimeout); err != nil {
-		_ = p.stop()
-		return nil, fmt.Errorf("starting KWOK: %w\n%s", err, p.logTail())
-	}
-	return p, nil
+	return startProcess("KWOK", cmd, filepath.Join(dir, "kwok.log"), func(p *process) error {
+		return p.waitHealthy(fmt.Sprintf("http://127.0.0.1:%d/healthz", port), kwokStartTimeout)
+	})
 }
 
 // toolModuleDir is where the module cache holds module at the version that tools/<tool>/go.mod

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // process is a controller running beside the control plane (Kueue's manager, Argo's workflow
@@ -22,41 +24,51 @@ type process struct {
 	exitErr error         // the process's exit status, once done is closed
 }
 
-// startProcess starts cmd with its output in logPath.
-func startProcess(cmd *exec.Cmd, logPath string) (*process, error) {
+// startProcess starts cmd, which errors call what, with its output in logPath, and waits until
+// ready returns nil. A process that does not get there is stopped, and the error ends with the
+// last lines of its log. Every component beside the control plane starts through here.
+func startProcess(what string, cmd *exec.Cmd, logPath string, ready func(*process) error) (*process, error) {
 	log, err := os.Create(logPath)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("starting %s: %w", what, err)
 	}
 	p := &process{cmd: cmd, log: log, done: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		_ = log.Close()
-		return nil, err
+		return nil, fmt.Errorf("starting %s %s: %w", what, cmd.Path, err)
 	}
 	go func() { p.exitErr = cmd.Wait(); close(p.done) }()
+	if err := ready(p); err != nil {
+		tail := p.logTail()
+		_ = p.stop()
+		return nil, fmt.Errorf("starting %s: %w\n%s", what, err, tail)
+	}
 	return p, nil
 }
 
 // poll calls check until it succeeds, the process exits or ctx ends; what says what it waits for,
 // within says how long ctx allows.
 func (p *process) poll(ctx context.Context, what string, within time.Duration, check func() error) error {
-	for {
-		err := check()
-		if err == nil {
-			return nil
+	var last error
+	err := wait.PollUntilContextCancel(ctx, 250*time.Millisecond, true, func(context.Context) (bool, error) {
+		if last = check(); last == nil {
+			return true, nil
 		}
 		select {
 		case <-p.done:
 			if p.exitErr != nil {
-				return fmt.Errorf("it exited before %s: %w", what, p.exitErr)
+				return false, fmt.Errorf("it exited before %s: %w", what, p.exitErr)
 			}
-			return fmt.Errorf("it exited before %s", what)
-		case <-ctx.Done():
-			return fmt.Errorf("not %s within %s: %w", what, within, err)
-		case <-time.After(250 * time.Millisecond):
+			return false, fmt.Errorf("it exited before %s", what)
+		default:
+			return false, nil
 		}
+	})
+	if wait.Interrupted(err) {
+		return fmt.Errorf("not %s within %s: %w", what, within, last)
 	}
+	return err
 }
 
 // waitHealthy polls url until it answers 200 OK, the process exits or within has passed. A

@@ -28,13 +28,7 @@ func startScheduler(bin, dir string, c *Cluster) (*process, error) {
 		"--cert-dir="+filepath.Join(dir, "scheduler-certs"),
 	)
 	killWithParent(cmd)
-	p, err := startProcess(cmd, filepath.Join(dir, "scheduler.log"))
-	if err != nil {
-		return nil, fmt.Errorf("starting kube-scheduler %s: %w", bin, err)
-	}
-	if err := p.waitHealthy(fmt.Sprintf("https://127.0.0.1:%d/readyz", port), schedulerStartTimeout); err != nil {
-		_ = p.stop()
-		return nil, fmt.Errorf("starting kube-scheduler: %w\n%s", err, p.logTail())
-	}
-	return p, nil
+	return startProcess("kube-scheduler", cmd, filepath.Join(dir, "scheduler.log"), func(p *process) error {
+		return p.waitHealthy(fmt.Sprintf("https://127.0.0.1:%d/readyz", port), schedulerStartTimeout)
+	})
 }

@@ -21,7 +21,7 @@ var roomyQuota = map[string]string{"nvidia.com/gpu": "8", "nvidia.com/mig-1g.10g
 func teamNamespace(t *testing.T, ns string) {
 	t.Helper()
 	acctest.PreCheck(t)
-	ensureNamespace(t, ns)
+	acctest.Namespace(t, ns)
 	ensureQueue(t, ns, "training", roomyQuota, "spot", "on-demand")
 }
 

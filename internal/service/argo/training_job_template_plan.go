@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"sigs.k8s.io/yaml"
 
@@ -113,4 +115,106 @@ func stringList(ctx context.Context, v types.List, diags *diag.Diagnostics) []st
 	var out []string
 	diags.Append(v.ElementsAs(ctx, &out, false)...)
 	return out
+}
+
+// ModifyPlan computes submit_command, submit_manifest and resources at plan and refuses an env variable that the
+// template sets itself. Argo's validator runs after it, on the WorkflowTemplate apply would write,
+// with the other checks of every object (package validate; UpstreamTextRefusal words its refusals).
+func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var m trainingJobTemplateModel
+	if d := req.Plan.Get(ctx, &m); d.HasError() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_manifest"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), types.MapUnknown(types.StringType))...)
+		return
+	}
+	if m.Checkpoint != nil && !m.Checkpoint.EnvName.IsUnknown() {
+		if _, clash := m.Env.Elements()[m.Checkpoint.EnvName.ValueString()]; clash {
+			resp.Diagnostics.AddAttributeError(path.Root("env").AtMapKey(m.Checkpoint.EnvName.ValueString()), "Reserved environment variable",
+				fmt.Sprintf("Attribute env: %q carries the checkpoint path (checkpoint.env_name); remove it from env or rename checkpoint.env_name",
+					m.Checkpoint.EnvName.ValueString()))
+			return
+		}
+	}
+	setComputed(ctx, &m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_command"), m.SubmitCommand)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("submit_manifest"), m.SubmitManifest)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("resources"), m.Resources)...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
+	checkRequiredPodLabel(ctx, p, &m, resp)
+	checkQueueSpelling(p, &m, resp)
+}
+
+// checkQueueSpelling refuses a queue that is not declared in the template's namespace by the
+// configuration but one or two letters from one that is (framework/local_queues.go).
+func checkQueueSpelling(p *framework.ProviderData, m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	if p == nil || m.Queue.IsNull() || m.Queue.IsUnknown() || m.Namespace.IsUnknown() || m.Name.IsUnknown() {
+		return
+	}
+	ns := m.Namespace.ValueString()
+	what := fmt.Sprintf("%straining_job_template %q", framework.ResourceTypePrefix, ns+"/"+m.Name.ValueString())
+	if nearest, ok := p.UseLocalQueue(ns, m.Queue.ValueString(), what); ok {
+		resp.Diagnostics.AddAttributeError(path.Root("queue"), framework.MisspelledQueueSummary, framework.MisspelledQueueDetail(ns,
+			framework.LocalQueueUse{What: what, Queue: m.Queue.ValueString(), Nearest: nearest}))
+	}
+}
+
+// checkRequiredPodLabel refuses a template whose runs' pods lack the label a team of the same
+// configuration requires of every pod in the template's namespace: its admission policy would
+// refuse each pod, and the run would fail at once. When the team plans after the template, the
+// team reports it (framework.RequirePodLabel).
+func checkRequiredPodLabel(ctx context.Context, p *framework.ProviderData, m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	var labelsAll types.Map
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("labels_all"), &labelsAll)...)
+	if !framework.FullyKnown(ctx, labelsAll) || !framework.FullyKnown(ctx, m.Billing) || m.Namespace.IsUnknown() || m.Name.IsUnknown() {
+		return
+	}
+	ns := m.Namespace.ValueString()
+	meta := framework.ObjectMeta{Labels: framework.StringMap(ctx, labelsAll, &resp.Diagnostics)}
+	labels := podLabels(ctx, m, meta, &resp.Diagnostics)
+	what := fmt.Sprintf("%straining_job_template %q", framework.ResourceTypePrefix, ns+"/"+m.Name.ValueString())
+	if label, by, lacking := p.CarryPodLabels(ns, labels, what); lacking {
+		resp.Diagnostics.AddAttributeError(path.Root("billing"), "Runs would be refused: a required pod label is missing",
+			fmt.Sprintf("Attribute billing: %s requires every pod in namespace %s to carry the label %q, and this template's "+
+				"pods would not (their labels are labels_all and billing): the API server would refuse each run's pod, "+
+				"and the run would fail at once. Add %q to billing, e.g. billing = merge(<team>.pod_labels, { %q = \"<project>\" }).",
+				by, ns, label, label, label))
+	}
+}
+
+// setComputed sets submit_command, submit_manifest and resources from the model, or unknown where
+// an input is.
+func setComputed(ctx context.Context, m *trainingJobTemplateModel, diags *diag.Diagnostics) {
+	m.SubmitCommand, m.SubmitManifest, m.Resources = types.StringUnknown(), types.StringUnknown(), types.MapUnknown(types.StringType)
+	if !known(ctx, m) {
+		return
+	}
+	p, d := resolve(ctx, m)
+	if d.HasError() {
+		diags.Append(d...)
+		return
+	}
+	m.SubmitCommand = types.StringValue(submitCommand(m.Namespace.ValueString(), m.Name.ValueString(), p.Params))
+	manifest, err := submitManifest(m.Namespace.ValueString(), m.Name.ValueString(), p.Params)
+	if err != nil {
+		diags.AddAttributeError(path.Root("submit_manifest"), "Building the submit manifest", err.Error())
+		return
+	}
+	m.SubmitManifest = types.StringValue(manifest)
+	m.Resources = framework.MapValue(p.Resources)
+}
+
+// known reports whether what resolve reads is known: a hyperparameter taken from another
+// resource leaves submit_command unknown.
+func known(ctx context.Context, m *trainingJobTemplateModel) bool {
+	if m.Hardware == nil {
+		return false
+	}
+	for _, v := range []attr.Value{m.Namespace, m.Name, m.DatasetVersion, m.Hyperparameters,
+		m.Hardware.GPUType, m.Hardware.GPUCount, m.Hardware.CPUCores, m.Hardware.MemoryGB} {
+		if !framework.FullyKnown(ctx, v) {
+			return false
+		}
+	}
+	return true
 }

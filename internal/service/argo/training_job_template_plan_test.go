@@ -61,7 +61,7 @@ func minimalConfig(host, ns, body string) string {
 	if strings.Contains(body, "hardware") {
 		hw = ""
 	}
-	return providerBlock(host) + `
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + `
 resource "mlplatform_training_job_template" "test" {
   namespace = "` + ns + `"
   name      = "plan"

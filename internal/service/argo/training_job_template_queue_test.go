@@ -24,7 +24,7 @@ func TestAccTrainingJobTemplate_checkedAgainstItsQueue(t *testing.T) {
 	small := map[string]string{"nvidia.com/gpu": "8", "cpu": "4", "memory": "512Gi"}
 	cq := ns + "-small"
 	template := func(queue, capacity string) string {
-		return providerBlock("") + fmt.Sprintf(`
+		return acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_job_template" "test" {
   namespace       = %q
   name            = %q

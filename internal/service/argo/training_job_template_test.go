@@ -24,7 +24,7 @@ const tjtAddr = "mlplatform_training_job_template.test"
 
 // tjtConfig is a template of the nlp team's sentiment job; body adds or overrides attributes.
 func tjtConfig(host, namespace, name, lr, capacity, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_job_template" "test" {
   namespace      = %[1]q
   name           = %[2]q
@@ -229,7 +229,7 @@ func editTrain(t *testing.T, ns, name string, edit func(tmpl map[string]any)) {
 // datasets and deadlines, removes them from the cluster's object; the small template imports.
 func TestAccTrainingJobTemplate_migAndRemovals(t *testing.T) {
 	ns, name := acctest.Name("acc-tjt-research"), "mig-experiment"
-	small := providerBlock("") + fmt.Sprintf(`
+	small := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_training_job_template" "test" {
   namespace = %q
   name      = %q

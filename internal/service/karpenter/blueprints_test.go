@@ -155,5 +155,5 @@ func g6GPUKarpenter(capacityType string) acctest.BlueprintObject {
 // Kueue blueprints (kueue-*.tf) are the kueue package's TestAccBlueprints.
 func TestAccBlueprints(t *testing.T) {
 	acctest.Blueprints(t, func(file string) bool { return !strings.HasPrefix(file, "kueue-") }, blueprints,
-		providerBlock(""), acctest.RequireOwnCluster) // fixed names
+		acctest.ProviderBlock(""), acctest.RequireOwnCluster) // fixed names
 }

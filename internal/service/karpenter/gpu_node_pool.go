@@ -112,6 +112,7 @@ var (
 	_ framework.ConfigValidatorsProvider      = gpuNodePool{}
 
 	_ framework.ClusterReadingExpander[gpuNodePoolModel] = gpuNodePool{}
+	_ framework.PlannedRefs[gpuNodePoolModel]            = gpuNodePool{}
 	_ framework.UpstreamPathRenamer                      = gpuNodePool{}
 )
 

@@ -33,7 +33,7 @@ func TestAccGPUNodePool_gb200(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfigGPU(providerBlock(""), name, `{ model = "gb200" }`, balanced),
+				Config: poolConfigGPU(acctest.ProviderBlock(""), name, `{ model = "gb200" }`, balanced),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(poolAddr, onDemand.AtMapKey("per_node"), knownvalue.MapExact(map[string]knownvalue.Check{
 						"nvidia.com/mig-1g.23gb": knownvalue.Int64Exact(8),
@@ -62,7 +62,7 @@ func TestAccGPUNodePool_gb200(t *testing.T) {
 				},
 			},
 			{
-				Config:   poolConfigGPU(providerBlock(""), name, `{ model = "gb200" }`, balanced),
+				Config:   poolConfigGPU(acctest.ProviderBlock(""), name, `{ model = "gb200" }`, balanced),
 				PlanOnly: true,
 			},
 		},

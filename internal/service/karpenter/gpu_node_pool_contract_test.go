@@ -121,7 +121,7 @@ func TestAccGPUNodePool_suppliesReadBack(t *testing.T) {
 				PreCheck:                 func() { acctest.PreCheck(t) },
 				ProtoV6ProviderFactories: acctest.ProviderFactories,
 				Steps: []resource.TestStep{{
-					Config:            poolConfigGPU(providerBlock(""), pool, tc.gpu, tc.body),
+					Config:            poolConfigGPU(acctest.ProviderBlock(""), pool, tc.gpu, tc.body),
 					ConfigStateChecks: []statecheck.StateCheck{suppliesReadBack{t, pool}},
 				}},
 			})

@@ -40,7 +40,7 @@ func (refreshedStale) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 func TestAccGPUNodePool_copyFollowsNodeClassChangedOutside(t *testing.T) {
 	name := acctest.Name("acc-copy-drift")
 	class := name + "-class"
-	p := providerBlock(billingDefault)
+	p := acctest.ProviderBlock("", acctest.CostCentreDefault)
 	cfg := poolWithClassConfig(p, name, `kubelet = { max_pods = 110 }`, `on_demand = { max_gpus = 8 }`+"\n"+`  billing = { team = "vision" }`)
 	tags := map[string]any{"billing.mlplatform.io/cost-centre": "cc-1234", "team": "vision"}
 	stale := func(classAction plancheck.ResourceActionType) resource.ConfigPlanChecks {

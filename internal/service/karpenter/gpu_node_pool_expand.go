@@ -7,10 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	corev1 "k8s.io/api/core/v1"
 	apiresource "k8s.io/apimachinery/pkg/api/resource"
@@ -35,30 +33,6 @@ func (gpuNodePool) Refs(_, name string) []framework.ObjectRef {
 		refs = append(refs, framework.ObjectRef{Kind: nodeOverlayKind, Name: overlayName(name, n)})
 	}
 	return refs
-}
-
-var _ framework.PlannedRefs[gpuNodePoolModel] = gpuNodePool{}
-
-// PlannedRefs are the objects a pool claims at plan: a NodePool per capacity type it declares,
-// and its copy of the node class when it has billing tags. (Its NodeOverlays are named after it
-// too, so two pools of one name already collide on their NodePools.)
-func (gpuNodePool) PlannedRefs(m *gpuNodePoolModel) ([]framework.ObjectRef, bool) {
-	if m.Name.IsUnknown() || m.Billing.IsUnknown() {
-		return nil, false
-	}
-	name := m.Name.ValueString()
-	var refs []framework.ObjectRef
-	for t, declared := range map[string]bool{
-		capacity.CapacityOnDemand: m.OnDemand != nil, capacity.CapacitySpot: m.Spot != nil, capacity.CapacityReserved: m.Reserved != nil,
-	} {
-		if declared {
-			refs = append(refs, framework.ObjectRef{Kind: capacity.NodePoolKind, Name: name + "-" + t})
-		}
-	}
-	if len(m.Billing.Elements()) > 0 {
-		refs = append(refs, copyRef(name))
-	}
-	return refs, true
 }
 
 // input reads the plain-Go pool input from the model; ok is false while a value is unknown.
@@ -129,175 +103,6 @@ func (m *gpuNodePoolModel) input(ctx context.Context) (in poolInput, ok bool) {
 			Nodes: c.m.Nodes.ValueInt64Pointer(), PricePerHour: c.m.PricePerHour.ValueFloat64Pointer(), Discount: c.discount.ValueFloat64Pointer()})
 	}
 	return in, true
-}
-
-func attrPath(steps []any) path.Path {
-	p := path.Empty()
-	for _, s := range steps {
-		switch v := s.(type) {
-		case string:
-			p = p.AtName(v)
-		case int:
-			p = p.AtListIndex(v)
-		}
-	}
-	return p
-}
-
-// ValidateConfig checks the GPU model, instance types and MIG or time-slicing setup through
-// internal/gpu, before anything is planned.
-func (gpuNodePool) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var m gpuNodePoolModel
-	if req.Config.Get(ctx, &m).HasError() {
-		return
-	}
-	if !m.Billing.IsNull() && len(m.Billing.Elements()) > 0 && !m.NodeClass.IsUnknown() && m.NodeClass.Equal(m.Name) {
-		resp.Diagnostics.AddAttributeError(path.Root("node_class"), "Invalid GPU node pool", copyOverwritesNodeClass(m.Name.ValueString()))
-	}
-	in, ok := m.input(ctx)
-	if !ok {
-		return
-	}
-	if _, perr := planPool(in); perr != nil {
-		p := attrPath(perr.Path)
-		resp.Diagnostics.AddAttributeError(p, "Invalid GPU node pool", fmt.Sprintf("Attribute %s: %s", p, perr.Msg))
-	}
-}
-
-// ModifyPlan sets supplies from the configuration, so that it is known at plan, and
-// node_class_copy_in_sync.
-func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	supplies := types.MapUnknown(types.ObjectType{AttrTypes: supplyAttrTypes})
-	perNode := types.Int64Unknown()
-	configName := types.StringUnknown()
-	var m gpuNodePoolModel
-	if !req.Plan.Get(ctx, &m).HasError() {
-		if in, p, ok := m.planned(ctx); ok {
-			if v, notes, ok := m.supplies(ctx, in, p, pricingRegion(pd)); ok {
-				supplies = v
-				if pd != nil { // for the queues' plan-time capacity checks
-					var pools []capacity.Pool
-					for _, c := range in.Capacity {
-						pools = append(pools, p.nodePool(in.Name, c))
-					}
-					pd.PlanPools(pools)
-				}
-				for _, n := range notes {
-					resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
-				}
-			}
-			var note string
-			if perNode, note = p.gpusPerNode(); note != "" {
-				resp.Diagnostics.AddAttributeWarning(path.Root("gpu").AtName("count_per_node"), "GPUs per node unknown", note)
-			}
-			configName = types.StringValue(p.Exposure.NodeLabels[gpu.LabelMIGConfig])
-		}
-	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("supplies"), supplies)...)
-	planCopyInSync(ctx, req, resp)
-	if m.GPU != nil {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("gpu").AtName("count_per_node"), perNode)...)
-	}
-	if m.MIG != nil {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("mig").AtName("config_name"), configName)...)
-	}
-}
-
-// planned is the model's pool input and plan; ok is false while a value is unknown or the plan
-// refuses the pool (ValidateConfig reports why).
-func (m *gpuNodePoolModel) planned(ctx context.Context) (poolInput, *poolPlan, bool) {
-	in, ok := m.input(ctx)
-	if !ok {
-		return in, nil, false
-	}
-	p, perr := planPool(in)
-	return in, p, perr == nil && len(p.InstanceTypes) > 0
-}
-
-// gpusPerNode is the GPU count the pool's instance types share, null when they differ (note says
-// why when requirements chose them).
-func (p *poolPlan) gpusPerNode() (_ types.Int64, note string) {
-	if it, other := p.oneGPUCount(); other == nil {
-		return types.Int64Value(int64(it.GPUs)), ""
-	}
-	return types.Int64Null(), p.countNote()
-}
-
-var supplyAttrTypes = map[string]attr.Type{
-	"node_labels":        types.MapType{ElemType: types.StringType},
-	"taints":             types.ListType{ElemType: taintType},
-	"tolerations":        types.ListType{ElemType: tolerationType},
-	"resources":          types.MapType{ElemType: types.Int64Type},
-	"per_gpu":            types.MapType{ElemType: types.Int64Type},
-	"per_node":           types.MapType{ElemType: types.Int64Type},
-	"cpu_milli_per_gpu":  types.Int64Type,
-	"memory_mib_per_gpu": types.Int64Type,
-	"hourly_price":       types.MapType{ElemType: types.Float64Type},
-}
-
-// pricingRegion is the provider's pricing_region, "" while it is unknown.
-func pricingRegion(pd *framework.ProviderData) string {
-	if pd == nil {
-		return ""
-	}
-	return pd.PricingRegion
-}
-
-// supplies computes the supplies attribute from the model, its plan and the pricing region ("" while
-// unknown); ok is false while it cannot be known. notes say why an hourly_price is null when the
-// price table lacks a price.
-func (m *gpuNodePoolModel) supplies(ctx context.Context, in poolInput, p *poolPlan, region string) (types.Map, []string, bool) {
-	taints, tolerations := []attr.Value{}, []attr.Value{}
-	for _, t := range m.Taints {
-		if t.Key.IsUnknown() || t.Value.IsUnknown() || t.Effect.IsUnknown() {
-			return types.Map{}, nil, false
-		}
-		taints = append(taints, types.ObjectValueMust(taintType.AttrTypes, map[string]attr.Value{"key": t.Key, "value": t.Value, "effect": t.Effect}))
-		op := "Exists"
-		if t.Value.ValueString() != "" {
-			op = "Equal"
-		}
-		tolerations = append(tolerations, types.ObjectValueMust(tolerationType.AttrTypes, map[string]attr.Value{
-			"key": t.Key, "operator": types.StringValue(op), "value": framework.OptionalString(t.Value.ValueString()),
-			"effect": t.Effect, "toleration_seconds": types.Int64Null()}))
-	}
-	out := map[string]attr.Value{}
-	var notes []string
-	for _, c := range in.Capacity {
-		s, err := p.supply(in.Name, c)
-		if err != nil {
-			return types.Map{}, nil, false // planPool exposed the same node
-		}
-		res := types.MapNull(types.Int64Type)
-		if s.Resources != nil {
-			res, _ = types.MapValueFrom(ctx, types.Int64Type, s.Resources)
-		}
-		price := types.MapUnknown(types.Float64Type)
-		if region != "" && !in.PricesUnknown {
-			prices, note := p.hourlyPrices(in, c, region)
-			price = types.MapNull(types.Float64Type)
-			if prices != nil {
-				price, _ = types.MapValueFrom(ctx, types.Float64Type, prices)
-			}
-			if note != "" {
-				notes = append(notes, fmt.Sprintf("supplies[%q].hourly_price is null: %s. Give the price with %s.price_per_hour%s.",
-					c.Type, note, capacityAttr(capacity.CapacityOnDemand), map[bool]string{true: " or spot.price_per_hour"}[c.Type == capacity.CapacitySpot]))
-			}
-		}
-		out[c.Type] = types.ObjectValueMust(supplyAttrTypes, map[string]attr.Value{
-			"node_labels":        framework.MapValue(s.NodeLabels),
-			"taints":             types.ListValueMust(taintType, taints),
-			"tolerations":        types.ListValueMust(tolerationType, tolerations),
-			"resources":          res,
-			"per_gpu":            framework.Int64MapValue(s.PerGPU),
-			"per_node":           framework.Int64MapValue(s.PerNode),
-			"cpu_milli_per_gpu":  types.Int64Value(s.CPUMilliGPU),
-			"memory_mib_per_gpu": types.Int64Value(s.MemoryMiBGPU),
-			"hourly_price":       price,
-		})
-	}
-	v, diags := types.MapValue(types.ObjectType{AttrTypes: supplyAttrTypes}, out)
-	return v, notes, !diags.HasError()
 }
 
 func (gpuNodePool) Expand(ctx context.Context, pd *framework.ProviderData, m *gpuNodePoolModel, meta framework.ObjectMeta) ([]framework.Object, diag.Diagnostics) {

@@ -21,7 +21,7 @@ import (
 // types. Written through the real NodePool CRD, read back, imported, changed and taken away.
 func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 	name := acctest.Name("acc-pool-limits")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	pool := func(gpu, extra string) string {
 		return strings.Replace(poolWithClassConfig(p, name, "", extra), `gpu        = { model = "a100-80gb" }`, "gpu        = "+gpu, 1)
 	}
@@ -97,7 +97,7 @@ func TestAccGPUNodePool_limitsAndGracePeriod(t *testing.T) {
 // and gone again when the pool stops declaring it.
 func TestAccGPUNodePool_reserved(t *testing.T) {
 	name := acctest.Name("acc-pool-reserved")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	a100 := div(27.44705, 8) // p4de.24xlarge, us-east-1, per GPU
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

@@ -50,7 +50,7 @@ func TestAccGPUNodePool_migParts(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfig(providerBlock(""), name, poolHalfBalanced),
+				Config: poolConfig(acctest.ProviderBlock(""), name, poolHalfBalanced),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue(poolAddr, supplies.AtMapKey("per_node"), counts(perNode)),
 					plancheck.ExpectKnownValue(poolAddr, supplies.AtMapKey("resources"), counts(most)),
@@ -87,7 +87,7 @@ func TestAccGPUNodePool_migParts(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"timeouts", "disruption", "expire_after"},
 			}),
 			{
-				Config: poolConfig(providerBlock(""), name, profilesSecond),
+				Config: poolConfig(acctest.ProviderBlock(""), name, profilesSecond),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(poolAddr, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(poolAddr, supplies.AtMapKey("per_node").AtMapKey("nvidia.com/mig-1g.10gb"), knownvalue.Int64Exact(8+28)),
@@ -102,7 +102,7 @@ func TestAccGPUNodePool_migParts(t *testing.T) {
 			},
 			{
 				// The same layout spelled as profiles reads back as written: no change.
-				Config:   poolConfig(providerBlock(""), name, profilesSecond),
+				Config:   poolConfig(acctest.ProviderBlock(""), name, profilesSecond),
 				PlanOnly: true,
 			},
 		},

@@ -57,7 +57,7 @@ func TestGPUNodePool_nameAtLimitPlans(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:             namedPool(providerBlock(fmt.Sprintf("host = %q", host)), strings.Repeat("a", maxPoolName)),
+			Config:             namedPool(acctest.ProviderBlock(host), strings.Repeat("a", maxPoolName)),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 		}},
@@ -74,7 +74,7 @@ func TestAccGPUNodePool_nameAtLimitApplies(t *testing.T) {
 	if len(name) != maxPoolName {
 		t.Fatalf("name %q has %d characters, want %d", name, len(name), maxPoolName)
 	}
-	cfg := nodeClassConfig(providerBlock(""), name+"-class", "") +
+	cfg := nodeClassConfig(acctest.ProviderBlock(""), name+"-class", "") +
 		strings.Replace(namedPool("", name), `node_class = "gpu"`, `node_class = mlplatform_node_class.test.name`, 1)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

@@ -25,7 +25,7 @@ func hourlyPrice(capacity string) tfjsonpath.Path {
 func TestAccGPUNodePool_hourlyPrice(t *testing.T) {
 	name := acctest.Name("acc-price")
 	cfg := func(provider, capacity string) string {
-		return providerBlock(provider) + fmt.Sprintf(`
+		return acctest.ProviderBlock("", provider) + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
   name       = %q
   node_class = "gpu"

@@ -63,7 +63,7 @@ func nestedSlice(obj map[string]any, path ...string) ([]any, bool) {
 func TestAccGPUNodePool_instanceRequirements(t *testing.T) {
 	name := acctest.Name("acc-req")
 	cfg := func(gpu string) string {
-		return providerBlock("") + fmt.Sprintf(`
+		return acctest.ProviderBlock("") + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
   name       = %[1]q
   node_class = "gpu"

@@ -20,7 +20,7 @@ import (
 func TestAccGPUNodePool_static(t *testing.T) {
 	name := acctest.Name("acc-static")
 	cfg := func(capacityBody string) string {
-		return providerBlock("") + fmt.Sprintf(`
+		return acctest.ProviderBlock("") + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
   name       = %q
   node_class = "gpu"

@@ -95,7 +95,7 @@ func checkCopy(t *testing.T, pool, class string, wantTags map[string]any) error 
 func TestAccGPUNodePool_lifecycle(t *testing.T) {
 	name := acctest.Name("acc-a100")
 	class := name + "-class"
-	p := providerBlock(billingDefault)
+	p := acctest.ProviderBlock("", acctest.CostCentreDefault)
 	// The pool's billing is added over the node class's tags (its own billing team=research).
 	copyTags := map[string]any{"billing.mlplatform.io/cost-centre": "cc-1234", "team": "vision", "project": "llm"}
 	resource.ParallelTest(t, resource.TestCase{
@@ -243,7 +243,7 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 // configuration, both are refused at plan, before anything is written.
 func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
 	name := acctest.Name("acc-taken")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	cfg := poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "vision" }`) + fmt.Sprintf(`
 resource "mlplatform_node_class" "other" {
   name         = %q
@@ -343,7 +343,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 // NodeOverlay per GPU count, and one named like the pool once its instance types share a count.
 func TestAccGPUNodePool_overlayPerGPUCount(t *testing.T) {
 	name := acctest.Name("acc-h100-mig")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	cfg := func(gpu string) string {
 		return p + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
@@ -430,7 +430,7 @@ resource "mlplatform_gpu_node_pool" "test" {
 // deletes an EC2NodeClass of its name that is not its copy.
 func TestAccGPUNodePool_keepsNodeClassOfItsName(t *testing.T) {
 	name := acctest.Name("acc-same-name")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	class := nodeClassConfig(p, name, "")
 	pool := func(maxGPUs int) string {
 		return fmt.Sprintf(`

@@ -2,7 +2,6 @@ package karpenter_test
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"testing"
 
@@ -12,13 +11,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
-
-const billingDefault = `default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }`
-
-// providerBlock is a provider block with body inside.
-func providerBlock(body string) string {
-	return fmt.Sprintf("provider \"mlplatform\" {\n  %s\n}\n", body)
-}
 
 func nested(t *testing.T, obj *unstructured.Unstructured, path ...string) any {
 	t.Helper()
@@ -39,7 +31,7 @@ func refuseAtPlan(t *testing.T, cases map[string]struct {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			acctest.PlanWithoutAPICalls(t, func(host string) string {
-				return tc.config(providerBlock(fmt.Sprintf("host = %q", host)))
+				return tc.config(acctest.ProviderBlock(host))
 			}, regexp.MustCompile(tc.want))
 		})
 	}

@@ -21,7 +21,7 @@ import (
 // CEL rules included), read back, imported, and taken away again.
 func TestAccNodeClass_launchSettings(t *testing.T) {
 	name := acctest.Name("acc-node-class-launch")
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	launch := `
   capacity_reservation_selector = [{ id = "cr-0123456789abcdef0" }, { tags = { purpose = "training" }, owner_id = "123456789012", instance_match_criteria = "targeted" }]
   placement_group_name = "training-cluster"

@@ -41,7 +41,7 @@ resource "mlplatform_node_class" "test" {
 
 func TestAccNodeClass_lifecycle(t *testing.T) {
 	name := acctest.Name("acc-node-class")
-	p := providerBlock(billingDefault)
+	p := acctest.ProviderBlock("", acctest.CostCentreDefault)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -190,7 +190,7 @@ network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type
 // on import.
 func TestAccNodeClass_nodeConfig(t *testing.T) {
 	name := acctest.Name("acc-node-config")
-	cfg := nodeClassConfig(providerBlock(""), name, `
+	cfg := nodeClassConfig(acctest.ProviderBlock(""), name, `
   user_data   = "#!/bin/bash\necho ready\n"
   node_config = { topology_manager_policy = "single-numa-node", topology_manager_scope = "pod", cpu_manager_policy = "static" }`)
 	resource.ParallelTest(t, resource.TestCase{

@@ -23,7 +23,7 @@ import (
 func TestAccNodeClass_tagsKnownOnlyAtApply(t *testing.T) {
 	name := acctest.Name("acc-late-tags")
 	class := name + "-class"
-	config := providerBlock(billingDefault) + fmt.Sprintf(`
+	config := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "terraform_data" "owner" {
   input = "ml-infra"
 }

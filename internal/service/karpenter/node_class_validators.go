@@ -3,25 +3,14 @@ package karpenter
 import (
 	"context"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
-
-func code(values []string) string { return "`" + strings.Join(values, "`, `") + "`" }
-
-func stringDefault(s string) defaults.String { return stringdefault.StaticString(s) }
-func int64Default(i int64) defaults.Int64    { return int64default.StaticInt64(i) }
 
 // Tag keys the EC2NodeClass CRD's CEL rules on spec.tags refuse: Karpenter writes these itself.
 const reservedTagsDoc = "`kubernetes.io/cluster/*`, `eks:eks-cluster-name`, `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`"
@@ -120,17 +109,4 @@ func (nodeClass) ValidateConfig(ctx context.Context, req resource.ValidateConfig
 			resp.Diagnostics.AddAttributeError(p, "Invalid AMI selector", fmt.Sprintf("Attribute %s must set one of alias, id, tags, name, ssm_parameter", p))
 		}
 	}
-}
-
-func itoa(i int64) string { return strconv.FormatInt(i, 10) }
-
-func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
-
-// withDescription returns a map attribute with another description.
-func withDescription(a schema.Attribute, desc string) schema.Attribute {
-	if m, ok := a.(schema.MapAttribute); ok {
-		m.MarkdownDescription = desc
-		return m
-	}
-	return a
 }

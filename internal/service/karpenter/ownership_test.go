@@ -43,7 +43,7 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfig(providerBlock(""), name, poolA100NoBilling+"\n  spot = { max_gpus = 8 }"),
+				Config: poolConfig(acctest.ProviderBlock(""), name, poolA100NoBilling+"\n  spot = { max_gpus = 8 }"),
 				ExpectError: regexp.MustCompile(`NodePool ` + regexp.QuoteMeta(name) + `-spot already exists and was not created\s+by\s+this\s+resource` +
 					`(?s).*terraform import mlplatform_gpu_node_pool.<name> ` + regexp.QuoteMeta(name)),
 			},
@@ -55,7 +55,7 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 					}
 				},
 				// Without spot, the pool owns all it writes, and never touches the other NodePool.
-				Config: poolConfig(providerBlock(""), name, poolA100NoBilling),
+				Config: poolConfig(acctest.ProviderBlock(""), name, poolA100NoBilling),
 			},
 		},
 	})
@@ -93,9 +93,9 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_node_pool", capacity.NodePoolKind),
 		Steps: []resource.TestStep{
-			{Config: providerBlock("") + poolX, Check: owner("mlplatform_gpu_node_pool/" + x)},
+			{Config: acctest.ProviderBlock("") + poolX, Check: owner("mlplatform_gpu_node_pool/" + x)},
 			{
-				Config: providerBlock("") + poolX + poolX8,
+				Config: acctest.ProviderBlock("") + poolX + poolX8,
 				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
 					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
@@ -106,25 +106,25 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 						t.Error(err)
 					}
 				},
-				Config: providerBlock("") + poolX,
+				Config: acctest.ProviderBlock("") + poolX,
 				Check:  owner("mlplatform_gpu_node_pool/" + x),
 			},
 			{
 				// Pool x moves to p5.4xlarge alone: its overlay x-8gpu goes; then x-8gpu may be written.
-				Config: providerBlock("") + pool("x", x, `["p5.4xlarge"]`),
+				Config: acctest.ProviderBlock("") + pool("x", x, `["p5.4xlarge"]`),
 			},
 			{
-				Config: providerBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
+				Config: acctest.ProviderBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
 				Check:  owner("mlplatform_gpu_node_pool/" + x + "-8gpu"),
 			},
 			{
 				// Pool x back on both types would need x-8gpu, which is the other pool's now.
-				Config: providerBlock("") + poolX + poolX8,
+				Config: acctest.ProviderBlock("") + poolX + poolX8,
 				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
 					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `-8gpu\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
 			{
-				Config: providerBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
+				Config: acctest.ProviderBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
 				Check:  owner("mlplatform_gpu_node_pool/" + x + "-8gpu"),
 			},
 		},

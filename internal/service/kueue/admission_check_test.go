@@ -24,7 +24,7 @@ const (
 // provisioningConfig is an AdmissionCheck named name with the ProvisioningRequestConfig of the
 // same name; acBody and prcBody follow their required attributes.
 func provisioningConfig(host, name, acBody, prcBody string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_provisioning_request_config" "test" {
   name                    = %[1]q
   provisioning_class_name = "check-capacity.autoscaling.x-k8s.io"
@@ -138,7 +138,7 @@ resource "mlplatform_admission_check" "other" {
 func TestAccAdmissionCheck_controllerChangeReplaces(t *testing.T) {
 	name := acctest.Name("acc-ac")
 	config := func(controller string) string {
-		return providerBlock("") + fmt.Sprintf(`
+		return acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_admission_check" "test" {
   name            = %q
   controller_name = %q
@@ -187,8 +187,8 @@ func TestAdmissionCheck_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			refusedAtPlan(t, func(host string) string {
-				config := providerBlock(host)
+			acctest.RefusedAtPlan(t, func(host string) string {
+				config := acctest.ProviderBlock(host, acctest.CostCentreDefault)
 				if tc.ac != "" {
 					config += fmt.Sprintf("resource \"mlplatform_admission_check\" \"test\" {\n  name = \"prov\"\n  %s\n}\n", tc.ac)
 				}

@@ -26,7 +26,7 @@ import (
 func TestAccQueueCheck_agreesWithKueue(t *testing.T) {
 	requireKueue(t)
 	ns := acctest.Name("acc-qcheck")
-	ensureNamespace(t, ns)
+	acctest.Namespace(t, ns)
 	gpuTaint := corev1.Taint{Key: "nvidia.com/gpu", Value: "true", Effect: corev1.TaintEffectNoSchedule}
 	flavor := func(name string, labels map[string]string) *kueuev1beta2.ResourceFlavor {
 		return &kueuev1beta2.ResourceFlavor{ObjectMeta: metav1.ObjectMeta{Name: ns + "-" + name},

@@ -161,7 +161,7 @@ var (
 // order is TestAccTopology_lifecycle's.
 func TestAccBlueprints(t *testing.T) {
 	acctest.Blueprints(t, func(file string) bool { return strings.HasPrefix(file, "kueue-") }, blueprints,
-		providerBlock(""), func(t *testing.T) {
+		acctest.ProviderBlock("", acctest.CostCentreDefault), func(t *testing.T) {
 			requireKueue(t)
 			acctest.RequireOwnCluster(t) // fixed names
 		})

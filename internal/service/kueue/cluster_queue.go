@@ -10,9 +10,8 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-// mlplatform_cluster_queue: the resource is split into cluster_queue_schema.go,
-// cluster_queue_selector.go, cluster_queue_expand.go, cluster_queue_flatten.go,
-// cluster_queue_validate.go, cluster_queue_wait.go and cluster_queue_capacity.go.
+// mlplatform_cluster_queue: the resource is split into its cluster_queue_*.go files, by the
+// vocabulary of ../README.md.
 
 type clusterQueueModel struct {
 	framework.Metadata

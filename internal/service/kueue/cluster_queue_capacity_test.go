@@ -17,7 +17,7 @@ import (
 // from its supplies and a ClusterQueue with one quota on it. H100, not A100: the other tests'
 // flavors select A100 nodes, and must not select this pool.
 func capacityConfig(prefix, res, quota string) string {
-	return providerBlock("") + fmt.Sprintf(`
+	return acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "h100" {
   name       = "%[1]s-h100"
   node_class = "%[1]s-class"

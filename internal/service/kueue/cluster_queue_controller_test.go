@@ -27,7 +27,7 @@ import (
 // priority class. withQueue false leaves the ClusterQueue out (to destroy it), deleteTimeout
 // bounds its delete.
 func teamPlatform(prefix, namespace string, withQueue bool, deleteTimeout string) string {
-	cfg := providerBlock("") + fmt.Sprintf(`
+	cfg := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "a100" {
   name        = "%[1]s-a100"
   # The test's own label too, so that no node pool of a shared cluster (KUBECONFIG) is selected.
@@ -141,7 +141,7 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 	prefix, ns := acctest.Name("acc-ctl"), acctest.Name("acc-ctl-research")
 	queue := prefix + "-team"
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { requireKueue(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { requireKueue(t); acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_cluster_queue", kueue.ClusterQueueKind),
 		Steps: []resource.TestStep{
@@ -232,7 +232,7 @@ func TestAccClusterQueue_flavorNotFoundTimesOut(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_cluster_queue", kueue.ClusterQueueKind),
 		Steps: []resource.TestStep{{
-			Config: providerBlock("") + fmt.Sprintf(`
+			Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_cluster_queue" "test" {
   name = %q
   namespace_selector = {}
@@ -261,7 +261,7 @@ resource "mlplatform_cluster_queue" "test" {
 func TestAccClusterQueue_stoppedIsNotWaitedFor(t *testing.T) {
 	name := acctest.Name("acc-ctl-stopped")
 	config := func(stop string) string {
-		return providerBlock("") + fmt.Sprintf(`
+		return acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_cluster_queue" "test" {
   name        = %q
   stop_policy = %q

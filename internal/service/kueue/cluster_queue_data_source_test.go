@@ -54,7 +54,7 @@ func TestAccClusterQueueDataSource_notFound(t *testing.T) {
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      providerBlock("") + fmt.Sprintf(`data "mlplatform_cluster_queue" "test" { name = %q }`, name),
+			Config:      acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`data "mlplatform_cluster_queue" "test" { name = %q }`, name),
 			ExpectError: acctest.Words("the cluster has no ClusterQueue " + name),
 		}},
 	})

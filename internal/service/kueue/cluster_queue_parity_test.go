@@ -266,12 +266,12 @@ func TestQueueValidation_matchesKueue(t *testing.T) {
 				tfType, kind = "mlplatform_cohort", "Cohort"
 			}
 			config := func(host string) string {
-				return providerBlock(host) + fmt.Sprintf("resource %q \"test\" {\n  name = \"parity\"\n%s}\n", tfType, specHCL(tc.spec))
+				return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf("resource %q \"test\" {\n  name = \"parity\"\n%s}\n", tfType, specHCL(tc.spec))
 			}
 			if tc.plan == "" {
-				acceptedAtPlan(t, config)
+				acctest.PlanWithoutAPICalls(t, config, nil)
 			} else {
-				refusedAtPlan(t, config, tc.plan)
+				acctest.RefusedAtPlan(t, config, tc.plan)
 			}
 			k := kueue.ClusterQueueKind
 			if tc.cohort {

@@ -18,7 +18,7 @@ import (
 // provisioningOnPoolConfig is a GPU node pool with a flavor fed from its supplies, a flavor of other
 // nodes, Kueue's ProvisioningRequest check, another check, and a queue applying the first to both.
 func provisioningOnPoolConfig(prefix string) string {
-	return providerBlock("") + fmt.Sprintf(`
+	return acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "h100" {
   name       = "%[1]s-h100"
   node_class = "%[1]s-class"

@@ -24,7 +24,7 @@ const cqAddr = "mlplatform_cluster_queue.test"
 // cqConfig is a provider and one ClusterQueue named name; body follows the name. The queue does
 // not wait for Active, so these tests pass with or without Kueue's controller.
 func cqConfig(host, name, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_cluster_queue" "test" {
   name            = %q
   wait_for_active = false
@@ -277,9 +277,9 @@ func TestAccClusterQueue_kueueDefaultsCauseNoDiff(t *testing.T) {
 
 // A plan that only creates queues needs no reachable cluster.
 func TestClusterQueue_planNeedsNoCluster(t *testing.T) {
-	acceptedAtPlan(t, func(host string) string {
+	acctest.PlanWithoutAPICalls(t, func(host string) string {
 		return cqConfig(host, "planned", `cohort = "team"`+cqQuota("a100", `nominal_quota = "15"`))
-	})
+	}, nil)
 }
 
 // Refusals outside the parity table (see cluster_queue_parity_test.go for the quota rules).
@@ -295,7 +295,7 @@ func TestClusterQueue_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			refusedAtPlan(t, func(host string) string { return cqConfig(host, tc.name, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return cqConfig(host, tc.name, tc.body) }, tc.want)
 		})
 	}
 }

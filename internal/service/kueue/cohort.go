@@ -67,7 +67,7 @@ func (cohort) Schema(ctx context.Context) schema.Schema {
 	}
 }
 
-// ValidateConfig makes the quota check Kueue reports on a resource group (quota_validate.go); the
+// ValidateConfig makes the quota check Kueue reports on a resource group (quota_validators.go); the
 // validate engine runs Kueue's others.
 func (cohort) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var groups []resourceGroupModel

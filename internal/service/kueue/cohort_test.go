@@ -18,7 +18,7 @@ import (
 const cohortAddr = "mlplatform_cohort.test"
 
 func cohortConfig(host, name, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_cohort" "test" {
   name = %q
 %s
@@ -117,5 +117,5 @@ func TestAccCohort_lifecycle(t *testing.T) {
 
 func TestCohort_invalidInputFailsAtPlan(t *testing.T) {
 	t.Parallel()
-	refusedAtPlan(t, func(host string) string { return cohortConfig(host, "Org_1", "") }, `Attribute name: "Org_1" is not a valid`)
+	acctest.RefusedAtPlan(t, func(host string) string { return cohortConfig(host, "Org_1", "") }, `Attribute name: "Org_1" is not a valid`)
 }

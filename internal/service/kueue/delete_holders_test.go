@@ -14,7 +14,7 @@ import (
 // flavorAndQueue is a flavor and, withQueue, a ClusterQueue that names it by its literal name, so
 // that Terraform knows of no order between them (as when the queue lives in another workspace).
 func flavorAndQueue(name string, withFlavor, withQueue bool) string {
-	cfg := providerBlock("")
+	cfg := acctest.ProviderBlock("", acctest.CostCentreDefault)
 	if withFlavor {
 		cfg += fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "held" {
@@ -75,7 +75,7 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 						t.Fatalf("the refused delete was issued: deletionTimestamp %v", ts)
 					}
 				},
-				Config: providerBlock(""),
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault),
 			},
 		},
 	})
@@ -85,7 +85,7 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 // flavor's documentation recommends, beside two topologies; topology names the flavor's ("a" or
 // "b"; "" for none).
 func renamedFlavor(name, topology string) string {
-	cfg := providerBlock("")
+	cfg := acctest.ProviderBlock("", acctest.CostCentreDefault)
 	for _, t := range []string{"a", "b"} {
 		cfg += fmt.Sprintf("resource \"mlplatform_topology\" %[1]q {\n  name   = \"%[2]s-%[1]s\"\n  levels = [\"kubernetes.io/hostname\"]\n}\n", t, name)
 	}

@@ -18,7 +18,7 @@ import (
 const lqAddr = "mlplatform_local_queue.test"
 
 func lqConfig(host, namespace, name, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_local_queue" "test" {
   namespace = %q
   name      = %q
@@ -31,7 +31,7 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 	ns, name := acctest.Name("acc-lq-research"), "training"
 	cqA100, cqH100 := acctest.Name("acc-lq-research-a100"), acctest.Name("acc-lq-research-h100")
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_local_queue", kueue.LocalQueueKind),
 		Steps: []resource.TestStep{
@@ -130,7 +130,7 @@ func TestLocalQueue_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			refusedAtPlan(t, func(host string) string { return lqConfig(host, tc.ns, tc.name, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return lqConfig(host, tc.ns, tc.name, tc.body) }, tc.want)
 		})
 	}
 }

@@ -37,6 +37,7 @@ var (
 	_ framework.UpstreamRulePointer                  = resourceFlavor{}
 	_ framework.PreApplyChecker[resourceFlavorModel] = resourceFlavor{}
 	_ framework.PlanModifier                         = resourceFlavor{}
+	_ framework.DeleteExplainer[resourceFlavorModel] = resourceFlavor{}
 )
 
 // NewResourceFlavorResource is mlplatform_resource_flavor.

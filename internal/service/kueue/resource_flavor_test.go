@@ -23,7 +23,7 @@ const flavorAddr = "mlplatform_resource_flavor.test"
 // flavorConfig is a provider with a billing default label and one flavor; body is the flavor's
 // attributes after its name.
 func flavorConfig(name, body string) string {
-	return flavorConfigWith(`default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }`, name, body)
+	return flavorConfigWith(acctest.CostCentreDefault, name, body)
 }
 
 func flavorConfigWith(providerBody, name, body string) string {

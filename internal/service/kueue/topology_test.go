@@ -22,7 +22,7 @@ var awsLevels = []string{"topology.k8s.aws/network-node-layer-1", "topology.k8s.
 // topologyConfig declares the topology, and with flavor a flavor using it, replaced with it (as a
 // flavor must be: Kueue keeps a topology while a flavor names it, and forbids changing the name).
 func topologyConfig(host, name string, levels []string, flavor bool) string {
-	cfg := providerBlock(host) + fmt.Sprintf(`
+	cfg := acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_topology" "test" {
   name   = %q
   levels = %s
@@ -76,7 +76,7 @@ func TestAccTopology_lifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"timeouts"}}),
 			{
 				// Kueue's resource-in-use finalizer would hold the topology while the flavor names it.
-				Config: providerBlock("") + fmt.Sprintf(`
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "test" {
   name          = "%s-flavor"
   node_labels   = { "mlplatform.io/gpu" = "h100-sxm5-80gb" }
@@ -108,7 +108,7 @@ func TestAccResourceFlavor_topologyNotFound(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
 		Steps: []resource.TestStep{{
-			Config: providerBlock("") + fmt.Sprintf(`
+			Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "test" {
   name          = %q
   node_labels   = { "mlplatform.io/gpu" = "h100-sxm5-80gb" }
@@ -137,7 +137,7 @@ func TestTopology_invalidInputFailsAtPlan(t *testing.T) {
 		"prefix not a label": {[]string{"Example.COM/x"}, `levels\[0\]`},
 	} {
 		t.Run(name, func(t *testing.T) {
-			refusedAtPlan(t, func(host string) string {
+			acctest.RefusedAtPlan(t, func(host string) string {
 				return topologyConfig(host, "t", tc.levels, false)
 			}, tc.want)
 		})

@@ -19,7 +19,7 @@ import (
 const wpcAddr = "mlplatform_workload_priority_class.test"
 
 func wpcConfig(host, name, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_workload_priority_class" "test" {
   name = %q
 %s
@@ -98,7 +98,7 @@ func TestWorkloadPriorityClass_invalidInputFailsAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			refusedAtPlan(t, func(host string) string { return wpcConfig(host, tc.name, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return wpcConfig(host, tc.name, tc.body) }, tc.want)
 		})
 	}
 }

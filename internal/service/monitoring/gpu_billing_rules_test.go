@@ -13,10 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/monitoring"
@@ -61,16 +59,8 @@ locals {
 }
 `
 
-func providerBlock(host string) string {
-	conn := ""
-	if host != "" {
-		conn = fmt.Sprintf("host = %q", host)
-	}
-	return fmt.Sprintf("provider \"mlplatform\" {\n  %s\n  default_labels = { \"billing.mlplatform.io/cost-centre\" = \"cc-1234\" }\n}\n", conn)
-}
-
 func rulesConfig(host, ns, body string) string {
-	return providerBlock(host) + supplies + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + supplies + fmt.Sprintf(`
 resource "mlplatform_gpu_billing_rules" "test" {
   namespace = %q
   name      = "gpu-billing"
@@ -81,16 +71,6 @@ resource "mlplatform_gpu_billing_rules" "test" {
 }
 
 var prometheusRuleGVR = monitoring.PrometheusRuleKind.GVR
-
-func ensureNamespace(t *testing.T, name string) {
-	t.Helper()
-	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}}
-	_, err := acctest.Dynamic(t).Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).
-		Create(context.Background(), ns, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create namespace %s: %v", name, err)
-	}
-}
 
 // liveRules is the live PrometheusRule's one group.
 func liveRules(t *testing.T, ns string) map[string]any {
@@ -143,7 +123,7 @@ func TestAccGPUBillingRules_lifecycle(t *testing.T) {
   admission_wait_slo_per_queue = { research = "2h" }
   alert_labels                 = { severity = "page", team = "platform" }`
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { ensureNamespace(t, ns) },
+		PreCheck:                 func() { acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_billing_rules", monitoring.PrometheusRuleKind),
 		Steps: []resource.TestStep{
@@ -296,7 +276,7 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			planAgainstUnreachable(t, func(host string) string {
-				return providerBlock(host) + fmt.Sprintf("resource \"mlplatform_gpu_billing_rules\" \"test\" {\n  name = \"gpu-billing\"\n  %s\n}\n", tc.body)
+				return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf("resource \"mlplatform_gpu_billing_rules\" \"test\" {\n  name = \"gpu-billing\"\n  %s\n}\n", tc.body)
 			}, words(tc.want))
 		})
 	}
@@ -306,7 +286,7 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 // API call.
 func TestAccGPUBillingRules_poolSuppliesAtPlan(t *testing.T) {
 	planAgainstUnreachable(t, func(host string) string {
-		return providerBlock(host) + `
+		return acctest.ProviderBlock(host, acctest.CostCentreDefault) + `
 resource "mlplatform_gpu_node_pool" "a100" {
   name       = "a100"
   node_class = "gpu"

@@ -17,7 +17,7 @@ import (
 // known only at apply: the rules plan unknown, and are written once known.
 func TestAccGPUBillingRules_valuesKnownOnlyAtApply(t *testing.T) {
 	ns := acctest.Name("acc-late-billing")
-	config := providerBlock("") + supplies + fmt.Sprintf(`
+	config := acctest.ProviderBlock("", acctest.CostCentreDefault) + supplies + fmt.Sprintf(`
 resource "terraform_data" "late" {
   input = { pool = "late", price = 4.5, hours = 2 }
 }
@@ -38,7 +38,7 @@ resource "mlplatform_gpu_billing_rules" "test" {
 }
 `, ns)
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { ensureNamespace(t, ns) },
+		PreCheck:                 func() { acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_billing_rules", monitoring.PrometheusRuleKind),
 		Steps: []resource.TestStep{{

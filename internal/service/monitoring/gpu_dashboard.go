@@ -34,6 +34,11 @@ type gpuDashboardModel struct {
 
 type gpuDashboard struct{}
 
+var (
+	_ framework.ConfigChecker = gpuDashboard{}
+	_ framework.PlanModifier  = gpuDashboard{}
+)
+
 // NewGPUDashboardResource is mlplatform_gpu_dashboard.
 func NewGPUDashboardResource() resource.Resource {
 	return framework.NewResource[gpuDashboardModel](gpuDashboard{})

@@ -14,10 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -27,33 +25,11 @@ import (
 const dashboardAddr = "mlplatform_gpu_dashboard.test"
 
 func dashboardConfig(host, body string) string {
-	conn := ""
-	if host != "" {
-		conn = fmt.Sprintf("host = %q", host)
-	}
-	return fmt.Sprintf(`
-provider "mlplatform" {
-  %s
-  default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }
-}
-
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_gpu_dashboard" "test" {
 %s
 }
-`, conn, body)
-}
-
-// dashboardNamespace creates a namespace of the test cluster for one test.
-func dashboardNamespace(t *testing.T, name string) {
-	t.Helper()
-	ns := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
-	}}
-	_, err := acctest.Dynamic(t).Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).
-		Create(context.Background(), ns, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create namespace %s: %v", name, err)
-	}
+`, body)
 }
 
 // liveDashboard is the dashboard ConfigMap: its labels, annotations and the JSON under <name>.json.
@@ -111,7 +87,7 @@ func TestAccGPUDashboard_lifecycle(t *testing.T) {
   folder_annotation   = "grafana.example.com/folder"
 `, ns, name)
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); dashboardNamespace(t, ns) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_gpu_dashboard", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
@@ -238,7 +214,7 @@ func TestAccGPUDashboard_refusesAForeignConfigMap(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			dashboardNamespace(t, ns)
+			acctest.Namespace(t, ns)
 			acctest.ApplyAs(t, "helm", kube.ConfigMapKind, ns, map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
 				"metadata": map[string]any{"name": "mlplatform-gpu", "namespace": ns},

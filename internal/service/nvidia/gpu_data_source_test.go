@@ -13,7 +13,7 @@ import (
 )
 
 func gpuConfig(host, name string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 data "mlplatform_gpu" "test" {
   name = %q
 }
@@ -71,6 +71,6 @@ func TestGPUDataSource_byAlias(t *testing.T) {
 }
 
 func TestGPUDataSource_unknownModelFailsAtPlan(t *testing.T) {
-	planFails(t, func(host string) string { return gpuConfig(host, "a100-120gb") },
+	acctest.RefusedAtPlan(t, func(host string) string { return gpuConfig(host, "a100-120gb") },
 		`Attribute name: unknown GPU model "a100-120gb"; known models:`)
 }

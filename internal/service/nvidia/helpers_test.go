@@ -1,49 +1,16 @@
 package nvidia_test
 
 import (
-	"context"
 	"fmt"
 	"reflect"
-	"regexp"
-	"strings"
 	"testing"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
-
-// providerBlock is a provider with a billing default label, pointed at host when it is set.
-func providerBlock(host string) string {
-	conn := ""
-	if host != "" {
-		conn = fmt.Sprintf("host = %q", host)
-	}
-	return fmt.Sprintf(`
-provider "mlplatform" {
-  %s
-  default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }
-}
-`, conn)
-}
-
-// ensureNamespace creates a namespace of the test cluster unless it exists.
-func ensureNamespace(t *testing.T, name string) {
-	t.Helper()
-	ns := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
-	}}
-	_, err := acctest.Dynamic(t).Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).
-		Create(context.Background(), ns, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatalf("create namespace %s: %v", name, err)
-	}
-}
 
 // configMapYAML parses one data key of a live ConfigMap as YAML into plain Go values, the way
 // mig-parted and the device plugin read it (sigs.k8s.io/yaml: YAML to JSON to Go).
@@ -72,13 +39,4 @@ func expectYAML(got map[string]any, want string) error {
 		return fmt.Errorf("ConfigMap content:\n%s\nwant:\n%s", g, want)
 	}
 	return nil
-}
-
-// planFails runs a plan of config against a stand-in API server that counts requests, and
-// expects it to fail with the pattern want and to make no API call. Terraform wraps long
-// messages, so each space in want matches any run of whitespace. It runs Terraform, so only
-// with TF_ACC (as resource.Test does), though it needs no cluster.
-func planFails(t *testing.T, config func(host string) string, want string) {
-	t.Helper()
-	acctest.PlanWithoutAPICalls(t, config, regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
 }

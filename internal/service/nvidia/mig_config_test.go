@@ -28,7 +28,7 @@ const (
 var migName = acctest.Name("acc-mig-config")
 
 func migConfig(host, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_mig_config" "test" {
   %s
 }
@@ -132,7 +132,7 @@ func editData(t *testing.T, namespace, name, key, value string) {
 
 func TestAccMigConfig_lifecycle(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, migNS) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SharedNamespace(t, migNS) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_mig_config", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
@@ -296,7 +296,7 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			planFails(t, func(host string) string { return migConfig(host, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return migConfig(host, tc.body) }, tc.want)
 		})
 	}
 }

@@ -16,7 +16,7 @@ import (
 const layoutAddr = "data.mlplatform_mig_layout.test"
 
 func layoutConfig(host, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 data "mlplatform_mig_layout" "test" {
   %s
 }
@@ -118,7 +118,7 @@ func TestMigLayoutDataSource_invalidInputFailsAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			planFails(t, func(host string) string { return layoutConfig(host, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return layoutConfig(host, tc.body) }, tc.want)
 		})
 	}
 }

@@ -36,8 +36,8 @@ resource "mlplatform_mig_config" %[1]q {
 // Defect 4: two resources of one type declaring the same key set (every pair of
 // mlplatform_mig_config, which writes one key) are refused at plan, without an API call.
 func TestSharedConfigMap_equalKeySetsFailAtPlan(t *testing.T) {
-	planFails(t, func(host string) string {
-		return providerBlock(host) + migOn("a", "gpu-operator", "mig") + migOn("b", "gpu-operator", "mig")
+	acctest.RefusedAtPlan(t, func(host string) string {
+		return acctest.ProviderBlock(host, acctest.CostCentreDefault) + migOn("a", "gpu-operator", "mig") + migOn("b", "gpu-operator", "mig")
 	}, `Key "config.yaml" of ConfigMap gpu-operator/mig is declared by two resources: mlplatform_mig_config "gpu-operator/mig" declaring keys config.yaml and mlplatform_mig_config "gpu-operator/mig" declaring keys config.yaml`)
 }
 
@@ -56,7 +56,7 @@ func TestAccSharedConfigMap_parallelAppliesOfOneKey(t *testing.T) {
 	acctest.RequireCluster(t)
 	t.Parallel()
 	ns, name := acctest.Name("acc-race"), "mig-parted"
-	ensureNamespace(t, ns)
+	acctest.Namespace(t, ns)
 	admit, arrived := acctest.Barrier(2, 20*time.Second)
 	cms := acctest.Dynamic(t).Resource(kube.ConfigMapKind.GVR).Namespace(ns)
 	acctest.ServeValidatingWebhook(t, acctest.RestConfig(t), ns+"-barrier", registrationv1.RuleWithOperations{
@@ -132,12 +132,12 @@ func labelIs(t *testing.T, ns, name, key, want string) func(*terraform.State) er
 func TestAccSharedConfigMap_othersLabelsAreNotOverwritten(t *testing.T) {
 	ns, name := acctest.Name("acc-helm-labels"), "device-plugin-config"
 	withDefault := func(labels string) string {
-		return fmt.Sprintf("provider \"mlplatform\" {\n  default_labels = { %s }\n}\n", labels)
+		return acctest.ProviderBlock("", "default_labels = { "+labels+" }")
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			ensureNamespace(t, ns)
+			acctest.Namespace(t, ns)
 			helmConfigMap(t, ns, name, map[string]any{"default": "version: v1\n"})
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -180,24 +180,24 @@ resource "mlplatform_time_slicing_config" %[1]q {
 `, res, ns, name, key)
 	}
 	importOf := func(res, config string) resource.TestStep {
-		return resource.TestStep{Config: providerBlock("") + config, ResourceName: "mlplatform_time_slicing_config." + res,
+		return resource.TestStep{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + config, ResourceName: "mlplatform_time_slicing_config." + res,
 			ImportState: true, ImportStateId: ns + "/" + name, ImportStatePersist: true}
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			ensureNamespace(t, ns)
+			acctest.Namespace(t, ns)
 			helmConfigMap(t, ns, name, map[string]any{"a100": helmConfig, "l4": helmConfig})
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			importOf("a", one("a", "a100")),
-			{Config: providerBlock("") + one("a", "a100"), Check: keysAre(t, ns, name, "a100", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"), Check: keysAre(t, ns, name, "a100", "l4")},
 			importOf("b", one("a", "a100")+one("b", "l4")),
-			{Config: providerBlock("") + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4")},
-			{Config: providerBlock("") + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4"), PlanOnly: true},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4"), PlanOnly: true},
 			// Each destroy takes its own key only.
-			{Config: providerBlock("") + one("a", "a100"), Check: keysAre(t, ns, name, "a100")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"), Check: keysAre(t, ns, name, "a100")},
 		},
 	})
 }

@@ -70,7 +70,7 @@ func TestAccSharedConfigMap_keysOfAnotherToolsConfigMap(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			ensureNamespace(t, ns)
+			acctest.Namespace(t, ns)
 			acctest.ApplyAs(t, "helm", kube.ConfigMapKind, ns, map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
 				"metadata": map[string]any{"name": name, "namespace": ns},
@@ -80,12 +80,12 @@ func TestAccSharedConfigMap_keysOfAnotherToolsConfigMap(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             keysAre(t, ns, name, "default"),
 		Steps: []resource.TestStep{
-			{Config: providerBlock("") + sharedTS("a", ns, name, "a100"), Check: keysAre(t, ns, name, "a100", "default")},
-			{Config: providerBlock("") + sharedTS("a", ns, name, "a100", "l4"), Check: keysAre(t, ns, name, "a100", "default", "l4")},
-			{Config: providerBlock("") + sharedTS("a", ns, name, "l4"), Check: keysAre(t, ns, name, "default", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100"), Check: keysAre(t, ns, name, "a100", "default")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100", "l4"), Check: keysAre(t, ns, name, "a100", "default", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "l4"), Check: keysAre(t, ns, name, "default", "l4")},
 			{
 				// A key the other tool wrote is never taken over.
-				Config: providerBlock("") + sharedTS("a", ns, name, "l4", "default"),
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "l4", "default"),
 				ExpectError: regexp.MustCompile(`Key "default" of ConfigMap ` + regexp.QuoteMeta(ns+"/"+name) +
 					` was written\s+by\s+field\s+manager\s+helm,\s+not\s+by\s+this\s+resource`),
 			},
@@ -102,15 +102,15 @@ func TestAccSharedConfigMap_twoResourcesShareOne(t *testing.T) {
 		return strings.Replace(sharedTS("b", ns, name, keys...), "configs", "depends_on = [mlplatform_time_slicing_config.a]\n  configs", 1)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, ns) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             keysAre(t, ns, name), // b goes first, then a, which created it
 		Steps: []resource.TestStep{
-			{Config: providerBlock("") + a("a100") + b("l4"), Check: keysAre(t, ns, name, "a100", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100") + b("l4"), Check: keysAre(t, ns, name, "a100", "l4")},
 			// One resource's update never removes the other's keys.
-			{Config: providerBlock("") + a("a100", "h100") + b("t4"), Check: keysAre(t, ns, name, "a100", "h100", "t4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100") + b("t4"), Check: keysAre(t, ns, name, "a100", "h100", "t4")},
 			// Destroying one leaves the other's keys and the ConfigMap.
-			{Config: providerBlock("") + a("a100", "h100"), Check: keysAre(t, ns, name, "a100", "h100")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100"), Check: keysAre(t, ns, name, "a100", "h100")},
 		},
 	})
 }
@@ -121,7 +121,7 @@ func TestSharedConfigMap_sameKeyTwiceFailsAtPlan(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:   providerBlock(host) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
+			Config:   acctest.ProviderBlock(host, acctest.CostCentreDefault) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
 			PlanOnly: true,
 			ExpectError: regexp.MustCompile(`Key "a100" of ConfigMap gpu-operator/ts is declared by two resources:\s+mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\s+and\s+` +
 				`mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\.`),

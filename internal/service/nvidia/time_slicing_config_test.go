@@ -23,7 +23,7 @@ const (
 var tsName = acctest.Name("acc-time-slicing")
 
 func timeSlicingConfig(host, body string) string {
-	return providerBlock(host) + fmt.Sprintf(`
+	return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_time_slicing_config" "test" {
   name = %q
   %s
@@ -119,7 +119,7 @@ func checkTSYAML(t *testing.T, want map[string]string) resource.TestCheckFunc {
 
 func TestAccTimeSlicingConfig_lifecycle(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, tsNS) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SharedNamespace(t, tsNS) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_time_slicing_config", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
@@ -204,7 +204,7 @@ sharing:
 // MPS and flags-only configs, as NVIDIA's README writes them, in a ConfigMap of their own.
 func TestAccTimeSlicingConfig_mpsAndFlags(t *testing.T) {
 	name := acctest.Name("acc-mps")
-	cfg := providerBlock("") + fmt.Sprintf(`
+	cfg := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_time_slicing_config" "test" {
   name = %q
   configs = {
@@ -250,7 +250,7 @@ flags:
 `,
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t); ensureNamespace(t, tsNS) },
+		PreCheck:                 func() { acctest.PreCheck(t); acctest.SharedNamespace(t, tsNS) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_time_slicing_config", kube.ConfigMapKind),
 		Steps: []resource.TestStep{
@@ -302,7 +302,7 @@ func TestTimeSlicingConfig_invalidInputFailsAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			planFails(t, func(host string) string { return timeSlicingConfig(host, tc.body) }, tc.want)
+			acctest.RefusedAtPlan(t, func(host string) string { return timeSlicingConfig(host, tc.body) }, tc.want)
 		})
 	}
 }

@@ -37,6 +37,16 @@ type teamModel struct {
 
 type team struct{}
 
+// The cycle finds these hooks by type assertion; these make a signature mismatch a compile error.
+var (
+	_ framework.ModelRefs[teamModel]       = team{}
+	_ framework.ImportLister[teamModel]    = team{}
+	_ framework.DestroyChecker[teamModel]  = team{}
+	_ framework.PreApplyChecker[teamModel] = team{}
+	_ framework.PlanModifier               = team{}
+	_ framework.OwnLabeler[teamModel]      = team{}
+)
+
 // NewTeamResource is mlplatform_team.
 func NewTeamResource() resource.Resource {
 	return framework.NewMultiResource[teamModel](team{})

@@ -19,15 +19,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
 
-var (
-	_ framework.ModelRefs[teamModel]       = team{}
-	_ framework.ImportLister[teamModel]    = team{}
-	_ framework.DestroyChecker[teamModel]  = team{}
-	_ framework.PreApplyChecker[teamModel] = team{}
-	_ framework.PlanModifier               = team{}
-	_ framework.OwnLabeler[teamModel]      = team{}
-)
-
 // Refs are the team's objects of fixed names: the namespace first (deleting it deletes the
 // namespaced ones with it, which is why CheckDestroy looks there first), then its access and the
 // admission policy.

@@ -12,8 +12,6 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 )
 
-var _ framework.DeleteExplainer[resourceFlavorModel] = resourceFlavor{}
-
 // DeleteHolders names the ClusterQueues that name the flavor: Kueue keeps its resource-in-use
 // finalizer on a ResourceFlavor until no ClusterQueue does.
 func (resourceFlavor) DeleteHolders(ctx context.Context, c *kube.Client, m *resourceFlavorModel) (framework.DeleteHolders, error) {

@@ -11,7 +11,7 @@ import (
 )
 
 // ValidateConfig makes the two quota checks Kueue reports on a parent field, where naming the
-// attribute takes the rule itself (see quota_validate.go); the validate engine runs the others.
+// attribute takes the rule itself (see quota_validators.go); the validate engine runs the others.
 // Each part is read on its own, so a value not known yet skips only the checks that need it.
 func (clusterQueue) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cohort types.String

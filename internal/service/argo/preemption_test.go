@@ -37,7 +37,7 @@ const kueueGate = "kueue.x-k8s.io/admission"
 func TestAccTrainingJobTemplate_survivesPreemption(t *testing.T) {
 	ns := acctest.Name("acc-e2e-nlp")
 	prefix := acctest.Name("acc-e2e")
-	config := providerBlock("") + fmt.Sprintf(`
+	config := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 locals {
   ns     = %[1]q
   prefix = %[2]q
@@ -104,7 +104,7 @@ resource "mlplatform_workload_priority_class" "high" {
 	resource.Test(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			ensureNamespace(t, ns)
+			acctest.Namespace(t, ns)
 			acctest.SetLabel(t, namespaceKind, "", ns, testcluster.ManagedNamespaceLabel, "true")
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -392,5 +392,5 @@ func admitted(p *corev1.Pod) bool {
 var (
 	workflowKind = kube.Kind{GVR: schema.GroupVersionResource{Group: "argoproj.io", Version: "v1alpha1", Resource: "workflows"},
 		Kind: "Workflow", Namespaced: true}
-	namespaceKind = kube.Kind{GVR: namespacesGVR, Kind: "Namespace"}
+	namespaceKind = kube.Kind{GVR: schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}, Kind: "Namespace"}
 )

@@ -8,7 +8,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,32 +22,14 @@ import (
 // quota for a resource those nodes never expose, on a flavor with the pools' mlplatform.io/gpu
 // label that selects no pool, or above what the pools can supply, is an error on its
 // nominal_quota; quotas of several queues that add up to more a warning. At plan the check uses
-// what the configuration planned so far (framework/planned_capacity.go), with no API call; before
+// what the configuration planned so far (framework/planned_capacity.go, cluster_queue_plan.go),
+// with no API call; before
 // writing it adds the cluster's objects the configuration does not plan. A cluster without
 // Karpenter, or a flavor that selects other nodes, is not checked.
 
-// ModifyPlan records the queue's planned quotas and checks them against the pools and flavors the
-// configuration planned before it.
-func (clusterQueue) ModifyPlan(ctx context.Context, pd *framework.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var m clusterQueueModel
-	if pd == nil || req.Plan.Raw.IsNull() || resp.Plan.Get(ctx, &m).HasError() || m.Name.IsUnknown() {
-		return
-	}
-	in := plannedCapacityInput(&m)
-	planned := pd.PlanQuotas(m.Name.ValueString(), in.quotas)
-	in.addPlanned(planned)
-	// Only flavors that select a planned pool: a pool of another configuration is known at apply.
-	var poolLabels []map[string]string
-	for _, p := range in.pools {
-		poolLabels = append(poolLabels, p.NodeLabels)
-	}
-	in.flavors = slices.DeleteFunc(in.flavors, func(f capacity.Flavor) bool { return len(capacity.Select(f, poolLabels)) == 0 })
-	resp.Diagnostics.Append(in.check(m.Name.ValueString())...)
-}
-
 // CheckBeforeApply checks the quotas before the queue is written, with the cluster's pools,
 // flavors and queues where the configuration did not plan them. It also warns about a
-// ProvisioningRequest admission check on such a flavor (cluster_queue_provisioning.go).
+// ProvisioningRequest admission check on such a flavor (cluster_queue_provisioning_checks.go).
 func (clusterQueue) CheckBeforeApply(ctx context.Context, pd *framework.ProviderData, m *clusterQueueModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	c := pd.Client

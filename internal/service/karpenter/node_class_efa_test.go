@@ -19,7 +19,7 @@ import (
 // restores them when edited, and a pool with efa supplies the EFA devices of its nodes.
 func TestAccNodeClass_efaInstanceType(t *testing.T) {
 	name := acctest.Name("acc-efa")
-	cfg := nodeClassConfig(providerBlock(""), name, `efa_instance_type = "p5.48xlarge"`) + fmt.Sprintf(`
+	cfg := nodeClassConfig(acctest.ProviderBlock(""), name, `efa_instance_type = "p5.48xlarge"`) + fmt.Sprintf(`
 resource "mlplatform_gpu_node_pool" "test" {
   name       = "%s-pool"
   node_class = mlplatform_node_class.test.name

@@ -3,7 +3,6 @@ package kueue_test
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -12,7 +11,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 
@@ -21,34 +19,6 @@ import (
 )
 
 // Helpers shared by the queue tests.
-
-// providerBlock is a provider with a billing default label, pointed at host when it is set.
-func providerBlock(host string) string {
-	conn := ""
-	if host != "" {
-		conn = fmt.Sprintf("host = %q", host)
-	}
-	return fmt.Sprintf(`
-provider "mlplatform" {
-  %s
-  default_labels = { "billing.mlplatform.io/cost-centre" = "cc-1234" }
-}
-`, conn)
-}
-
-// refusedAtPlan checks that the plan of config fails matching want, without any API call. Each
-// space in want matches any run of whitespace.
-func refusedAtPlan(t *testing.T, config func(host string) string, want string) {
-	t.Helper()
-	acctest.PlanWithoutAPICalls(t, config, regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
-}
-
-// acceptedAtPlan checks that the plan of config (which creates everything) succeeds without any
-// API call.
-func acceptedAtPlan(t *testing.T, config func(host string) string) {
-	t.Helper()
-	acctest.PlanWithoutAPICalls(t, config, nil)
-}
 
 // kueueServing reports whether Kueue's controller manager serves the test cluster: its
 // ClusterQueue validating webhook is installed. Without it the cluster checks Kueue objects with
@@ -79,31 +49,6 @@ func requireKueue(t *testing.T) {
 		t.Fatal("needs Kueue's controller manager and webhooks on the test cluster (testcluster.WithKueue, or a " +
 			"KUBECONFIG cluster with Kueue v0.19 installed): its ClusterQueue webhook vclusterqueue.kb.io is not installed")
 	}
-}
-
-var namespacesGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
-
-// ensureNamespace creates a namespace of the test cluster unless it exists. One it created is
-// deleted when the test ends, so that runs against a shared cluster leave none behind.
-func ensureNamespace(t *testing.T, name string) {
-	t.Helper()
-	ns := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name},
-	}}
-	namespaces := acctest.Dynamic(t).Resource(namespacesGVR)
-	_, err := namespaces.Create(context.Background(), ns, metav1.CreateOptions{})
-	if apierrors.IsAlreadyExists(err) {
-		return
-	}
-	if err != nil {
-		t.Fatalf("create namespace %s: %v", name, err)
-	}
-	t.Cleanup(func() {
-		err := namespaces.Delete(context.Background(), name, metav1.DeleteOptions{})
-		if err != nil && !apierrors.IsNotFound(err) {
-			t.Errorf("delete namespace %s: %v", name, err)
-		}
-	})
 }
 
 // deleteAndWait deletes an object outside Terraform and waits until it is gone (Kueue's

@@ -93,7 +93,7 @@ func reported(got, want []any, generation int64) bool {
 func TestAccKarpenter_waitForReady(t *testing.T) {
 	name := acctest.Name("acc-ready")
 	class := name + "-class"
-	p := providerBlock("")
+	p := acctest.ProviderBlock("")
 	classWaits := "wait_for_ready = true\n  timeouts { create = \"3s\" }"
 	pool := func(mig string) string {
 		return `on_demand = { max_gpus = 8 }` + "\n" + mig + "\n" + `wait_for_ready = true` + "\n" + `timeouts { update = "3s" }`
