@@ -1,8 +1,7 @@
 // Command bench measures the provider against Terraform's floor (terraform_data) and the API's
 // floor (kubectl), for N ResourceFlavors + N ClusterQueues (W100: N = 50, W1000: N = 500) and for
 // the seed platform (examples/complete), and checks the targets of the project's issue 15. It runs
-// on the local control plane unless KUBECONFIG is set. `make bench` runs it; see the README's
-// "Performance" section.
+// on the local control plane unless KUBECONFIG is set. `make bench` runs it; see PERFORMANCE.md.
 package main
 
 import (

@@ -237,7 +237,7 @@ func (r *runs) poolLimitHolds() {
 	r.whyHeld(ns, "limit-run-", n)
 }
 
-// whyHeld: one command finds why a held run waits, as the README tells ML engineers: the
+// whyHeld: one command finds why a held run waits, as docs/guides/ml-engineers.md tells them: the
 // module's Kueue configuration copies the run's name onto its Workload, whose QuotaReserved
 // condition says why.
 func (r *runs) whyHeld(ns, prefix string, n int) {
