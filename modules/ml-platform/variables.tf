@@ -408,7 +408,7 @@ variable "gpu_operator" {
 variable "allow_overcommit" {
   type        = bool
   default     = false
-  description = "Allow the teams' quotas, summed per pool and capacity type, to exceed what the pool can supply (its `max_gpus`). Refused by default, since Kueue would then admit work that no node can ever run; when allowed, the output `overcommit` lists each excess."
+  description = "Allow the teams' quotas, summed per pool and capacity type, to exceed what the pool can supply (its `max_gpus`). Refused by default, since Kueue would then admit work that no node can ever run; when allowed, the output `overcommit` lists each excess. One team's quota above what a pool supplies is refused either way (by `mlplatform_cluster_queue` at plan): that team alone could never use it."
 }
 
 variable "billing" {
