@@ -35,19 +35,14 @@ resource "mlplatform_workload_priority_class" "test" {
 // planOnly plans config against a stand-in API server and checks that the plan made no API call.
 func planOnly(t *testing.T, input, providerBody string, expectError *regexp.Regexp) {
 	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             priorityClassConfig(input, fmt.Sprintf("host = %q\n  %s", host, providerBody), "planned"),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 			ExpectError:        expectError,
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }
 
 // Settings taken from another resource are unknown at plan; the plan of new objects still works.

@@ -53,18 +53,13 @@ func TestGPUNodePool_nameTooLongFailsAtPlan(t *testing.T) {
 
 // A name at the limit plans without an API call...
 func TestGPUNodePool_nameAtLimitPlans(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             namedPool(acctest.ProviderBlock(host), strings.Repeat("a", maxPoolName)),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }
 
 // ...and the API server takes every object it derives: the NodeOverlays' requirements list

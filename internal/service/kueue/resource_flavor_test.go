@@ -219,34 +219,24 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			host, requests := acctest.UnreachableCluster(t)
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: acctest.ProviderFactories,
-				Steps: []resource.TestStep{{
+			acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+				return []resource.TestStep{{
 					Config:      flavorConfigWith(fmt.Sprintf("host = %q", host), tc.name, tc.body),
 					PlanOnly:    true,
 					ExpectError: regexp.MustCompile(tc.want),
-				}},
+				}}
 			})
-			if n := requests(); n != 0 {
-				t.Errorf("plan made %d API requests; want none", n)
-			}
 		})
 	}
 }
 
 // A plan that only creates objects needs no reachable cluster.
 func TestResourceFlavor_planNeedsNoCluster(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             flavorConfigWith(fmt.Sprintf("host = %q", host), "planned", flavorA100),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }

@@ -211,19 +211,14 @@ func editAlert(t *testing.T, ns, alert, expr string) {
 // fails with want (nil: succeeds), and makes no API call.
 func planAgainstUnreachable(t *testing.T, config func(host string) string, want *regexp.Regexp) {
 	t.Helper()
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             config(host),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: want == nil,
 			ExpectError:        want,
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }
 
 func words(s string) *regexp.Regexp {

@@ -274,14 +274,12 @@ func TestGPUDashboard_invalidInputFailsAtPlan(t *testing.T) {
 // The defaults plan with no cluster at all: name, namespace, uid and the dashboard are known at
 // plan, with no API call.
 func TestGPUDashboard_planNeedsNoCluster(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
 	want, err := monitoring.DefaultDashboardJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             dashboardConfig(host, ""),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
@@ -291,9 +289,6 @@ func TestGPUDashboard_planNeedsNoCluster(t *testing.T) {
 				plancheck.ExpectKnownValue(dashboardAddr, tfjsonpath.New("dashboard_uid"), knownvalue.StringExact("mlplatform-gpu")),
 				plancheck.ExpectKnownValue(dashboardAddr, tfjsonpath.New("dashboard_json"), knownvalue.StringExact(want)),
 			}},
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }

@@ -22,11 +22,9 @@ data "mlplatform_gpu" "test" {
 
 // The data source reads the catalog without a cluster: every request would fail.
 func TestGPUDataSource_byAlias(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
 	addr := "data.mlplatform_gpu.test"
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config: gpuConfig(host, "NVIDIA-A100-SXM4-80GB"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("canonical_name"), knownvalue.StringExact("A100-SXM4-80GB")),
@@ -63,11 +61,8 @@ func TestGPUDataSource_byAlias(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("mig_profiles"), knownvalue.ListSizeExact(0)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("mig_config_names"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("all-disabled")})),
 			},
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("reading the data source made %d API requests; want none", n)
-	}
 }
 
 func TestGPUDataSource_unknownModelFailsAtPlan(t *testing.T) {

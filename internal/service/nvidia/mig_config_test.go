@@ -304,10 +304,8 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 // A plan that only creates the ConfigMap needs no reachable cluster; it has the GPU Operator's
 // default name and namespace.
 func TestMigConfig_planNeedsNoCluster(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:             migConfig(host, migA100),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
@@ -315,9 +313,6 @@ func TestMigConfig_planNeedsNoCluster(t *testing.T) {
 				plancheck.ExpectKnownValue(migAddr, tfjsonpath.New("name"), knownvalue.StringExact("custom-mig-config")),
 				plancheck.ExpectKnownValue(migAddr, tfjsonpath.New("namespace"), knownvalue.StringExact("gpu-operator")),
 			}},
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }

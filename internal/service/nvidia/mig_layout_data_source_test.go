@@ -24,10 +24,8 @@ data "mlplatform_mig_layout" "test" {
 }
 
 func TestMigLayoutDataSource(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			// The issue's spot check: 8 A100 80GB GPUs x 7 slices.
 			Config: layoutConfig(host, `
   gpu           = "a100-80gb"
@@ -84,11 +82,8 @@ func TestMigLayoutDataSource(t *testing.T) {
 				statecheck.ExpectKnownValue(layoutAddr, tfjsonpath.New("node_labels").AtMapKey("nvidia.com/gpu.product"),
 					knownvalue.StringRegexp(regexp.MustCompile(`-MIG-3g\.40gb$`))),
 			},
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("reading the data source made %d API requests; want none", n)
-	}
 }
 
 func TestMigLayoutDataSource_invalidInputFailsAtPlan(t *testing.T) {

@@ -117,17 +117,12 @@ func TestAccSharedConfigMap_twoResourcesShareOne(t *testing.T) {
 
 // Two resources declaring one key are refused at plan, naming both, with no API call.
 func TestSharedConfigMap_sameKeyTwiceFailsAtPlan(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config:   acctest.ProviderBlock(host, acctest.CostCentreDefault) + sharedTS("a", "gpu-operator", "ts", "a100", "l4") + sharedTS("b", "gpu-operator", "ts", "a100"),
 			PlanOnly: true,
 			ExpectError: regexp.MustCompile(`Key "a100" of ConfigMap gpu-operator/ts is declared by two resources:\s+mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\s+and\s+` +
 				`mlplatform_time_slicing_config\s+"gpu-operator/ts"\s+declaring\s+keys\s+(a100, l4|a100)\.`),
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("plan made %d API requests; want none", n)
-	}
 }

@@ -57,12 +57,10 @@ const fifo = `{
 // (at 2m) on b's idle quota until the first ends (1h): 4 GPUs borrowed for 58 minutes. The
 // first hour averages (4x60 + 4x59 + 4x58)/60 = 11.8 GPUs. No request reaches the cluster.
 func TestCapacitySimulation_fifoAndBorrowing(t *testing.T) {
-	host, requests := acctest.UnreachableCluster(t)
 	addr := "data.mlplatform_capacity_simulation.test"
 	team := func(attr string) tfjsonpath.Path { return tfjsonpath.New("teams").AtMapKey("a").AtMapKey(attr) }
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		Steps: []resource.TestStep{{
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
 			Config: day(host, fifo),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("jobs"), knownvalue.Int64Exact(3)),
@@ -75,11 +73,8 @@ func TestCapacitySimulation_fifoAndBorrowing(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("timeline"), knownvalue.ListSizeExact(12)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("timeline").AtSliceIndex(0).AtMapKey("gpus_in_use").AtMapKey("a100"), knownvalue.Float64Exact(11.8)),
 			},
-		}},
+		}}
 	})
-	if n := requests(); n != 0 {
-		t.Errorf("the simulation made %d API requests, want none", n)
-	}
 }
 
 // MIG slices: 20 one-slice runs on a's 14 slices and b's 14 to borrow, each an hour.
