@@ -29,11 +29,12 @@ type builtinKind struct {
 }
 
 var builtins = map[schema.GroupKind]builtinKind{
-	{Kind: "Namespace"}:                                                      {corev1.SchemeGroupVersion, false, validateNamespace},
-	{Kind: "ServiceAccount"}:                                                 {corev1.SchemeGroupVersion, true, validateServiceAccount},
-	{Kind: "ConfigMap"}:                                                      {corev1.SchemeGroupVersion, true, validateConfigMap},
-	{Group: rbacv1.GroupName, Kind: "Role"}:                                  {rbacv1.SchemeGroupVersion, true, validateRole},
-	{Group: rbacv1.GroupName, Kind: "RoleBinding"}:                           {rbacv1.SchemeGroupVersion, true, validateRoleBinding},
+	{Kind: "Namespace"}:                            {corev1.SchemeGroupVersion, false, validateNamespace},
+	{Kind: "ServiceAccount"}:                       {corev1.SchemeGroupVersion, true, validateServiceAccount},
+	{Kind: "ConfigMap"}:                            {corev1.SchemeGroupVersion, true, validateConfigMap},
+	{Kind: "Secret"}:                               {corev1.SchemeGroupVersion, true, validateSecret},
+	{Group: rbacv1.GroupName, Kind: "Role"}:        {rbacv1.SchemeGroupVersion, true, validateRole},
+	{Group: rbacv1.GroupName, Kind: "RoleBinding"}: {rbacv1.SchemeGroupVersion, true, validateRoleBinding},
 	{Group: admissionv1.GroupName, Kind: "ValidatingAdmissionPolicy"}:        {admissionv1.SchemeGroupVersion, false, validatePolicy},
 	{Group: admissionv1.GroupName, Kind: "ValidatingAdmissionPolicyBinding"}: {admissionv1.SchemeGroupVersion, false, validatePolicyBinding},
 }

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -99,6 +100,31 @@ func validateConfigMap(_ context.Context, u map[string]any) (field.ErrorList, er
 	if size > corev1.MaxSecretSize {
 		// Upstream's path "" is the whole object.
 		errs = append(errs, field.TooLong(field.NewPath(""), "", corev1.MaxSecretSize))
+	}
+	return errs, nil
+}
+
+// validateSecret is ValidateSecret (validation.go:8088 at v1.37.2) for the type the provider writes,
+// Opaque: keys and the total size of data (stringData is folded into data before validation,
+// and the provider writes none).
+func validateSecret(_ context.Context, u map[string]any) (field.ErrorList, error) {
+	secret, err := typed[corev1.Secret](u)
+	if err != nil {
+		return nil, err
+	}
+	if secret.Type != "" && secret.Type != corev1.SecretTypeOpaque {
+		return nil, fmt.Errorf("the engine checks Secrets of type %s only, not %s", corev1.SecretTypeOpaque, secret.Type)
+	}
+	errs := kubeObjectMeta(&secret.ObjectMeta, true, metavalidation.NameIsDNSSubdomain)
+	size := 0
+	for key, value := range secret.Data {
+		for _, msg := range validation.IsConfigMapKey(key) {
+			errs = append(errs, field.Invalid(field.NewPath("data").Key(key), key, msg))
+		}
+		size += len(value)
+	}
+	if size > corev1.MaxSecretSize {
+		errs = append(errs, field.TooLong(field.NewPath("data"), "", corev1.MaxSecretSize))
 	}
 	return errs, nil
 }

@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"encoding/base64"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -50,6 +51,9 @@ func builtinCorpus(namespace, prefix string) []builtinKindCorpus {
 		{"ConfigMap", core.WithResource("configmaps"), obj(core, "ConfigMap", namespace, map[string]any{
 			"data": map[string]any{"config.yaml": "version: v1\n"}}),
 			append(metadataCases(prefix, 253), configMapCases()...)},
+		{"Secret", core.WithResource("secrets"), obj(core, "Secret", namespace, map[string]any{
+			"type": "Opaque", "data": map[string]any{"kubeconfig": "eA=="}}),
+			append(metadataCases(prefix, 253), secretCases()...)},
 		{"Role", rbac.WithResource("roles"), obj(rbac, "Role", namespace, map[string]any{"rules": []any{rule}}),
 			append(metadataCases(prefix, 0), roleCases()...)},
 		{"RoleBinding", rbac.WithResource("rolebindings"), obj(rbac, "RoleBinding", namespace, map[string]any{
@@ -143,6 +147,17 @@ func configMapCases() []builtinCase {
 		{name: "key in data and binaryData", change: data("binaryData", map[string]any{"config.yaml": "eA=="})},
 		{name: "data at the size limit", change: data("data", map[string]any{"a": strings.Repeat("x", 1<<20)})},
 		{name: "data over the size limit", change: data("data", map[string]any{"a": strings.Repeat("x", 1<<19), "b": strings.Repeat("x", 1<<19+1)})},
+	}
+}
+
+func secretCases() []builtinCase {
+	data := func(m map[string]any) func(map[string]any) {
+		return func(o map[string]any) { o["data"] = m }
+	}
+	return []builtinCase{
+		{name: "secret key with a space", change: data(map[string]any{"a b": "eA=="})},
+		{name: "secret key '..'", change: data(map[string]any{"..": "eA=="})},
+		{name: "secret data over the size limit", change: data(map[string]any{"a": base64.StdEncoding.EncodeToString(make([]byte, 1<<20+1))})},
 	}
 }
 

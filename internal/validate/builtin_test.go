@@ -30,6 +30,9 @@ func TestBuiltinKinds(t *testing.T) {
 			[]string{"data[a b]"}},
 		{"configmap size", builtinObject("v1", "ConfigMap", "gpu-operator", "mig", map[string]any{"data": map[string]any{"a": strings.Repeat("x", 1<<20+1)}}),
 			[]string{"[]"}}, // upstream's field.NewPath(""), the whole object
+		{"secret", builtinObject("v1", "Secret", "kueue-system", "worker-a", map[string]any{"data": map[string]any{"kubeconfig": "eA=="}}), nil},
+		{"secret key", builtinObject("v1", "Secret", "kueue-system", "worker-a", map[string]any{"data": map[string]any{"kube config": "eA=="}}),
+			[]string{"data[kube config]"}},
 		{"role", builtinObject("rbac.authorization.k8s.io/v1", "Role", "nlp", "Member_Role", map[string]any{
 			"rules": []any{map[string]any{"apiGroups": []any{""}, "resources": []any{"pods"}, "verbs": []any{"get"}}}}), nil},
 		{"role verbs", builtinObject("rbac.authorization.k8s.io/v1", "Role", "nlp", "member", map[string]any{

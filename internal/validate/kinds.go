@@ -33,6 +33,8 @@ var copiedKinds = []copiedKind{
 	{schema.GroupKind{Group: kueueGroup, Kind: "Topology"}, "topologies"},
 	{schema.GroupKind{Group: kueueGroup, Kind: "AdmissionCheck"}, "admissionchecks"},
 	{schema.GroupKind{Group: kueueGroup, Kind: "ProvisioningRequestConfig"}, "provisioningrequestconfigs"},
+	{schema.GroupKind{Group: kueueGroup, Kind: "MultiKueueConfig"}, "multikueueconfigs"},
+	{schema.GroupKind{Group: kueueGroup, Kind: "MultiKueueCluster"}, "multikueueclusters"},
 	{schema.GroupKind{Group: argoGroup, Kind: workflow.WorkflowTemplateKind}, workflow.WorkflowTemplatePlural},
 	{schema.GroupKind{Group: argoGroup, Kind: workflow.CronWorkflowKind}, workflow.CronWorkflowPlural},
 	{schema.GroupKind{Group: monitoringv1.SchemeGroupVersion.Group, Kind: monitoringv1.PrometheusRuleKind}, monitoringv1.PrometheusRuleName},

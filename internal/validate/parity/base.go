@@ -40,6 +40,13 @@ func BaseObjects() []map[string]any {
 			"provisioningClassName": "check-capacity.autoscaling.x-k8s.io",
 			"managedResources":      []any{"nvidia.com/gpu"},
 		}),
+		obj("kueue.x-k8s.io/v1beta2", "MultiKueueConfig", map[string]any{
+			"clusters":        []any{"worker-a", "worker-b"},
+			"quotaManagement": "Manual",
+		}),
+		obj("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", map[string]any{"clusterSource": map[string]any{
+			"kubeConfig": map[string]any{"locationType": "Secret", "location": "worker-a-kubeconfig"},
+		}}),
 		obj("karpenter.sh/v1", "NodePool", map[string]any{"template": map[string]any{"spec": map[string]any{
 			"nodeClassRef": nodeClassRef,
 			"requirements": []any{requirement},
