@@ -34,6 +34,10 @@ var (
 	cluster    *testcluster.Cluster
 )
 
+// OwnCluster reports whether the cluster is this test binary's own local control plane, whose
+// controllers run on this machine and reach its apiserver at the address the tests use.
+func OwnCluster() bool { return ownCluster }
+
 // RequireOwnCluster skips a test that changes the cluster for everyone (e.g. deletes a CRD)
 // unless the cluster is this test binary's own control plane, never a shared one (KUBECONFIG).
 func RequireOwnCluster(t *testing.T) {

@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -59,19 +60,37 @@ func ServiceAccountToken(t *testing.T, name string, rules ...rbacv1.PolicyRule) 
 // admin's credentials that KUBE_CONFIG_PATHS names.
 func TokenKubeconfig(t *testing.T, token string) string {
 	t.Helper()
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, TokenKubeconfigData(t, token), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TokenKubeconfigData is TokenKubeconfig's content with the cluster's CA as data, never a file:
+// the form Kueue's MultiKueue accepts for a worker.
+func TokenKubeconfigData(t *testing.T, token string) []byte {
+	t.Helper()
 	admin := RestConfig(t)
+	ca := admin.CAData
+	if len(ca) == 0 && admin.CAFile != "" {
+		var err error
+		if ca, err = os.ReadFile(admin.CAFile); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cfg := clientcmdapi.Config{
 		Clusters: map[string]*clientcmdapi.Cluster{"test": {
 			Server: admin.Host, InsecureSkipTLSVerify: admin.Insecure, TLSServerName: admin.ServerName,
-			CertificateAuthority: admin.CAFile, CertificateAuthorityData: admin.CAData,
+			CertificateAuthorityData: ca,
 		}},
 		AuthInfos:      map[string]*clientcmdapi.AuthInfo{"token": {Token: token}},
 		Contexts:       map[string]*clientcmdapi.Context{"test": {Cluster: "test", AuthInfo: "token"}},
 		CurrentContext: "test",
 	}
-	path := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := clientcmd.WriteToFile(cfg, path); err != nil {
+	data, err := clientcmd.Write(cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path
+	return data
 }

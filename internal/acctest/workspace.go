@@ -14,6 +14,15 @@ import (
 	"time"
 )
 
+// WorkspaceProviders is the terraform block a Workspace's configuration starts with: the
+// provider at the address the CLI configuration of this run serves it under.
+const WorkspaceProviders = `terraform {
+  required_providers {
+    mlplatform = { source = "mlplatform/mlplatform" }
+  }
+}
+`
+
 // Workspace is a directory holding one root module and its state, on which the CLI
 // (TF_ACC_TERRAFORM_PATH: terraform or tofu) runs the provider binary built for this test run, as
 // a user's CLI does: a new provider process for each command, no `init`. Two workspaces are two

@@ -85,12 +85,8 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 func planCases(t *testing.T, host string, cases []badCase) map[int][]string {
 	t.Helper()
 	var b strings.Builder
-	fmt.Fprintf(&b, `terraform {
-  required_providers {
-    mlplatform = { source = "mlplatform/mlplatform" }
-  }
-}
-
+	b.WriteString(acctest.WorkspaceProviders)
+	fmt.Fprintf(&b, `
 provider "mlplatform" {
   host = %q
 }

@@ -27,12 +27,7 @@ func queuesConfig(prefix string, n int, timeout string) string {
 	if timeout != "" {
 		timeouts = fmt.Sprintf("\n  timeouts {\n    create = %[1]q\n    update = %[1]q\n    delete = %[1]q\n  }", timeout)
 	}
-	return fmt.Sprintf(`terraform {
-  required_providers {
-    mlplatform = { source = "mlplatform/mlplatform" }
-  }
-}
-
+	return acctest.WorkspaceProviders + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "f" {
   count = %[2]d
   name  = "%[1]s-f${count.index}"

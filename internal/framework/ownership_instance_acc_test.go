@@ -20,16 +20,9 @@ import (
 // created it, never to another that declares the same name, whether in another workspace, in
 // another block of the same configuration, or as its own replacement.
 
-const providerHeader = `terraform {
-  required_providers {
-    mlplatform = { source = "mlplatform/mlplatform" }
-  }
-}
-`
-
 // workspaceFlavor is a root module with flavor `name`, whose node label pool says who wrote it.
 func workspaceFlavor(name, pool, lifecycle string) string {
-	return providerHeader + fmt.Sprintf(`
+	return acctest.WorkspaceProviders + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "f" {
   name        = %[1]q
   node_labels = { pool = %[2]q }%[3]s
@@ -243,7 +236,7 @@ func TestAccOwnership_upgradeFromMarksWithoutInstance(t *testing.T) {
 	t.Parallel()
 	name := acctest.Name("acc-upgrade")
 	config := func(pool, labels string) string {
-		return providerHeader + fmt.Sprintf("resource \"mlplatform_resource_flavor\" \"f\" {\n  name        = %q\n  node_labels = { pool = %q }\n%s}\n", name, pool, labels)
+		return acctest.WorkspaceProviders + fmt.Sprintf("resource \"mlplatform_resource_flavor\" \"f\" {\n  name        = %q\n  node_labels = { pool = %q }\n%s}\n", name, pool, labels)
 	}
 	ws := acctest.NewWorkspace(t, config("old", "  labels = { stage = \"old\" }\n"))
 	ws.WithProviderAt(t, preInstanceRevision).Must(t, "apply", "-auto-approve", "-input=false")

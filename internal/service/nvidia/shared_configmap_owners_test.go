@@ -41,13 +41,6 @@ func TestSharedConfigMap_equalKeySetsFailAtPlan(t *testing.T) {
 	}, `Key "config.yaml" of ConfigMap gpu-operator/mig is declared by two resources: mlplatform_mig_config "gpu-operator/mig" declaring keys config.yaml and mlplatform_mig_config "gpu-operator/mig" declaring keys config.yaml`)
 }
 
-const header = `terraform {
-  required_providers {
-    mlplatform = { source = "mlplatform/mlplatform" }
-  }
-}
-`
-
 // Defect 5: two workspaces apply the same key of one ConfigMap at the same moment (an admission
 // webhook holds both writes until both have read the ConfigMap): one is refused, naming the
 // other's claim; the winner's destroy deletes the ConfigMap it created, and nothing of the
@@ -69,8 +62,8 @@ func TestAccSharedConfigMap_parallelAppliesOfOneKey(t *testing.T) {
 		return err
 	}, admit)
 
-	a := acctest.NewWorkspace(t, header+migOn("m", ns, name))
-	b := acctest.NewWorkspace(t, header+migOn("m", ns, name))
+	a := acctest.NewWorkspace(t, acctest.WorkspaceProviders+migOn("m", ns, name))
+	b := acctest.NewWorkspace(t, acctest.WorkspaceProviders+migOn("m", ns, name))
 	_, waitA := a.Background(t, "apply", "-auto-approve", "-input=false")
 	_, waitB := b.Background(t, "apply", "-auto-approve", "-input=false")
 	outA, errA := waitA()
