@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	tfconfig "github.com/hashicorp/terraform-plugin-testing/config"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
@@ -38,7 +41,16 @@ func TestExamples_plan(t *testing.T) {
 			fmt.Fprintf(&config, "# %s\n%s\n", f, b)
 		}
 	}
-	acctest.PlanWithoutAPICalls(t, func(host string) string {
-		return fmt.Sprintf("provider \"mlplatform\" {\n  host = %q\n}\n", host) + config.String()
-	}, nil)
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
+			Config:             fmt.Sprintf("provider \"mlplatform\" {\n  host = %q\n}\n", host) + config.String(),
+			ConfigVariables:    exampleInputs,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		}}
+	})
 }
+
+// exampleInputs are the values of the examples' variables that have no default, as a user gives
+// them.
+var exampleInputs = tfconfig.Variables{"worker_a_kubeconfig": tfconfig.StringVariable(testKubeconfig)}

@@ -1,5 +1,7 @@
 package provider_test
 
+import "strconv"
+
 // The configurations TestNestedNullAndUnknownValues mutates, as JSON: per type, bases that plan
 // cleanly and together set every map, list and set attribute (several where attributes exclude
 // each other). Labels and annotations are on every base, as every resource has them.
@@ -25,6 +27,10 @@ var nestedBases = map[string][]string{
 	"mlplatform_topology":                {`{"name": "aws", "levels": ["topology.k8s.aws/network-node-layer-1", "kubernetes.io/hostname"], ` + meta + `}`},
 	"mlplatform_admission_check": {`{"name": "prov", "controller_name": "kueue.x-k8s.io/provisioning-request", ` + meta + `,
 		"parameters": {"api_group": "kueue.x-k8s.io", "kind": "ProvisioningRequestConfig", "name": "prov"}}`},
+	"mlplatform_multikueue_config": {`{"name": "workers", "clusters": ["worker-a", "worker-b"], ` + meta + `}`},
+	"mlplatform_multikueue_cluster": {
+		`{"name": "worker-a", "kubeconfig": ` + strconv.Quote(testKubeconfig) + `, ` + meta + `}`,
+		`{"name": "worker-b", "kubeconfig_secret": "worker-b", "kueue_namespace": "kueue", ` + meta + `}`},
 	"mlplatform_provisioning_request_config": {`{"name": "prov", "provisioning_class_name": "check-capacity.autoscaling.x-k8s.io", ` + meta + `,
 		"parameters": {"max-run-duration": "3600"}, "managed_resources": ["nvidia.com/gpu"],
 		"retry_strategy": {"backoff_limit_count": 2}, "pod_set_merge_policy": "IdenticalPodTemplates",
@@ -121,3 +127,12 @@ func providerBases(host string) []string {
 		`{"config_paths": ["/nonexistent/kubeconfig"]}`,
 	}
 }
+
+// testKubeconfig is a kubeconfig Kueue's MultiKueue accepts: CA as data and a token.
+const testKubeconfig = `apiVersion: v1
+kind: Config
+clusters: [{name: w, cluster: {server: "https://10.0.0.1:6443", certificate-authority-data: Y2E=}}]
+users: [{name: w, user: {token: t}}]
+contexts: [{name: w, context: {cluster: w, user: w}}]
+current-context: w
+`

@@ -45,6 +45,8 @@ func (p *mlplatformProvider) Resources(context.Context) []func() resource.Resour
 		kueue.NewTopologyResource,
 		kueue.NewAdmissionCheckResource,
 		kueue.NewProvisioningRequestConfigResource,
+		kueue.NewMultiKueueClusterResource,
+		kueue.NewMultiKueueConfigResource,
 		karpenter.NewNodeClassResource,
 		karpenter.NewGPUNodePoolResource,
 		nvidia.NewMigConfigResource,

@@ -31,6 +31,9 @@ type admissionCheckParamsModel struct {
 
 type admissionCheck struct{}
 
+// The cycle finds these hooks by type assertion; this makes a signature mismatch a compile error.
+var _ framework.ConfigChecker = admissionCheck{}
+
 // NewAdmissionCheckResource is mlplatform_admission_check.
 func NewAdmissionCheckResource() resource.Resource {
 	return framework.NewResource[admissionCheckModel](admissionCheck{})

@@ -117,6 +117,7 @@ func TestAccAdmissionCheck_lifecycle(t *testing.T) {
 resource "mlplatform_admission_check" "other" {
   name            = "` + name + `-mk"
   controller_name = "kueue.x-k8s.io/multikueue"
+  parameters      = { api_group = "kueue.x-k8s.io", kind = "MultiKueueConfig", name = "workers" }
 }
 `,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -142,6 +143,7 @@ func TestAccAdmissionCheck_controllerChangeReplaces(t *testing.T) {
 resource "mlplatform_admission_check" "test" {
   name            = %q
   controller_name = %q
+  parameters      = { api_group = "kueue.x-k8s.io", kind = "MultiKueueConfig", name = "workers" }
 }
 `, name, controller)
 	}

@@ -17,4 +17,7 @@ var TopologyKind = topologyKind
 var (
 	AdmissionCheckKind            = admissionCheckKind
 	ProvisioningRequestConfigKind = provisioningRequestConfigKind
+	MultiKueueClusterKind         = multiKueueClusterKind
+	MultiKueueConfigKind          = multiKueueConfigKind
+	SecretKind                    = secretKind
 )
