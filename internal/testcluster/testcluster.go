@@ -137,9 +137,14 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if err := os.MkdirAll(certDir, 0o700); err != nil {
 		return nil, err
 	}
+	apiServer := &envtest.APIServer{Path: apiserver, CertDir: certDir}
+	// On SIGTERM the apiserver waits up to its request timeout (1m) for open watches to end, and
+	// clients it does not stop (Kueue's, a MultiKueue manager's on a worker) hold some open: this
+	// answers requests in flight, then stops within 2s.
+	apiServer.Configure().Set("shutdown-send-retry-after", "true")
 	env := &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{
-			APIServer: &envtest.APIServer{Path: apiserver, CertDir: certDir},
+			APIServer: apiServer,
 			Etcd:      &envtest.Etcd{Path: etcd},
 		},
 		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
