@@ -44,7 +44,11 @@ type Cluster struct {
 // Option adds to what Start runs.
 type Option func(*options)
 
-type options struct{ controllers, kueue, argo, nodes bool }
+type options struct {
+	controllers, kueue, argo, nodes bool
+	// multiKueue, when set, makes Kueue a MultiKueue manager (WithMultiKueue).
+	multiKueue *MultiKueue
+}
 
 // WithControllers also runs kube-controller-manager's namespace and garbage-collector controllers,
 // so that a deleted namespace goes away with what is in it. Its output goes to controllers.log in dir.
@@ -183,8 +187,14 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	if o.multiKueue != nil {
+		if err := createKueueNamespace(c); err != nil {
+			_ = c.Stop()
+			return nil, err
+		}
+	}
 	if o.kueue {
-		if c.kueue, err = startKueue(kueueBin, dir, c); err != nil {
+		if c.kueue, err = startKueue(kueueBin, dir, c, o.multiKueue); err != nil {
 			_ = c.Stop()
 			return nil, err
 		}
