@@ -156,14 +156,20 @@ func condition(obj *unstructured.Unstructured, typ string) (status, reason, mess
 // eventually polls check for up to two minutes; check returns whether it is done and what it saw.
 func eventually(t *testing.T, what string, check func() (bool, string)) {
 	t.Helper()
+	eventuallyWithin(t, 2*time.Minute, what, check)
+}
+
+// eventuallyWithin is eventually for up to within.
+func eventuallyWithin(t *testing.T, within time.Duration, what string, check func() (bool, string)) {
+	t.Helper()
 	var saw string
-	err := wait.PollUntilContextTimeout(t.Context(), 250*time.Millisecond, 2*time.Minute, true, func(context.Context) (bool, error) {
+	err := wait.PollUntilContextTimeout(t.Context(), 250*time.Millisecond, within, true, func(context.Context) (bool, error) {
 		var done bool
 		done, saw = check()
 		return done, nil
 	})
 	if err != nil {
-		t.Fatalf("%s: not within 2m (%v); last seen: %s", what, err, saw)
+		t.Fatalf("%s: not within %s (%v); last seen: %s", what, within, err, saw)
 	}
 }
 
