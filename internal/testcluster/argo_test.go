@@ -35,7 +35,7 @@ func TestArgoWorkflowPodQueuedByKueue(t *testing.T) {
 	c := client(t)
 	ctx := context.Background()
 	const ns, wfName = "team-argo", "train"
-	kwokNode(t, "argo-node", corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("16Gi")})
+	kwokNode(t, cluster, "argo-node", corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("4"), corev1.ResourceMemory: resource.MustParse("16Gi")})
 	mustCreate(t, c, namespaces, map[string]any{"apiVersion": "v1", "kind": "Namespace",
 		"metadata": map[string]any{"name": ns, "labels": map[string]any{ManagedNamespaceLabel: "true"}}})
 	mustCreate(t, c, flavors, map[string]any{"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ResourceFlavor", "metadata": meta("cpu-argo")})

@@ -40,8 +40,9 @@ type kueueManager struct {
 }
 
 // startKueue installs Kueue's webhook configurations pointed at a local serving address and runs
-// the manager there against c, logging to kueue.log in dir.
-func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
+// the manager there against c, logging to kueue.log in dir; mk, if not nil, is its MultiKueue
+// configuration.
+func startKueue(bin, dir string, c *Cluster, mk *MultiKueue) (*kueueManager, error) {
 	root, _, err := moduleDir(kueueModule)
 	if err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func startKueue(bin, dir string, c *Cluster) (*kueueManager, error) {
 	health, err := freePort()
 	var config []byte
 	if err == nil {
-		config, err = kueueConfig(k.webhooks, health)
+		config, err = kueueConfig(k.webhooks, health, mk)
 	}
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "kueue-config.yaml"), config, 0o600)
@@ -105,8 +106,8 @@ var KueuePlatformConfiguration []byte
 // flags and in the configuration). The pod webhooks in manifests.yaml have no namespaceSelector (a
 // release install adds one excluding kube-system and kueue-system): every pod creation goes through
 // Kueue's webhook, which leaves pods alone outside the selected namespaces or without a queue-name
-// label.
-func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) ([]byte, error) {
+// label. mk, if not nil, is the MultiKueue configuration of a manager cluster.
+func kueueConfig(w envtest.WebhookInstallOptions, healthPort int, mk *MultiKueue) ([]byte, error) {
 	var cfg map[string]any
 	if err := yaml.Unmarshal(KueuePlatformConfiguration, &cfg); err != nil {
 		return nil, fmt.Errorf("kueue_platform.yaml: %w", err)
@@ -129,6 +130,9 @@ func kueueConfig(w envtest.WebhookInstallOptions, healthPort int) ([]byte, error
 	// /visibility. ConcurrentAdmission (alpha) on, as the provider's plan-time webhook has it.
 	gates["VisibilityOnDemand"], gates["ConcurrentAdmission"] = false, true
 	cfg["featureGates"] = gates
+	if mk != nil {
+		cfg["namespace"], cfg["multiKueue"] = KueueNamespace, mk.config()
+	}
 	return yaml.Marshal(cfg)
 }
 

@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -155,16 +156,20 @@ func condition(obj *unstructured.Unstructured, typ string) (status, reason, mess
 // eventually polls check for up to two minutes; check returns whether it is done and what it saw.
 func eventually(t *testing.T, what string, check func() (bool, string)) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		done, saw := check()
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 2m; last seen: %s", what, saw)
-		}
-		time.Sleep(250 * time.Millisecond)
+	eventuallyWithin(t, 2*time.Minute, what, check)
+}
+
+// eventuallyWithin is eventually for up to within.
+func eventuallyWithin(t *testing.T, within time.Duration, what string, check func() (bool, string)) {
+	t.Helper()
+	var saw string
+	err := wait.PollUntilContextTimeout(t.Context(), 250*time.Millisecond, within, true, func(context.Context) (bool, error) {
+		var done bool
+		done, saw = check()
+		return done, nil
+	})
+	if err != nil {
+		t.Fatalf("%s: not within %s (%v); last seen: %s", what, within, err, saw)
 	}
 }
 

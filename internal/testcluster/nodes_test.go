@@ -95,8 +95,8 @@ func TestNodesRunPods(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	finished := waitPod(t, ns, "finishes", corev1.PodSucceeded)
-	failed := waitPod(t, ns, "fails", corev1.PodFailed)
+	finished := waitPod(t, cluster, ns, "finishes", corev1.PodSucceeded)
+	failed := waitPod(t, cluster, ns, "fails", corev1.PodFailed)
 	if code := failed.Status.ContainerStatuses[0].State.Terminated.ExitCode; code != 3 {
 		t.Errorf("pod fails exited %d; want the 3 its annotation asks", code)
 	}
@@ -131,7 +131,7 @@ func TestNodesRunPods(t *testing.T) {
 		if _, err := core.Pods(ns).Create(ctx, p, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		running := waitPod(t, ns, tc.name, corev1.PodRunning)
+		running := waitPod(t, cluster, ns, tc.name, corev1.PodRunning)
 		exit := WatchExit(t, core.Pods(ns), running)
 		start := time.Now()
 		if err := core.Pods(ns).Delete(ctx, tc.name, metav1.DeleteOptions{}); err != nil {
@@ -159,10 +159,10 @@ func TestNodesRunPods(t *testing.T) {
 	}
 }
 
-// waitPod waits until the pod is in phase and bound to a node.
-func waitPod(t *testing.T, ns, name string, phase corev1.PodPhase) *corev1.Pod {
+// waitPod waits until the pod on c is in phase and bound to a node.
+func waitPod(t *testing.T, c *Cluster, ns, name string, phase corev1.PodPhase) *corev1.Pod {
 	t.Helper()
-	core := kubernetes.NewForConfigOrDie(cluster.Config).CoreV1()
+	core := kubernetes.NewForConfigOrDie(c.Config).CoreV1()
 	var pod *corev1.Pod
 	eventually(t, fmt.Sprintf("pod %s/%s %s", ns, name, phase), func() (bool, string) {
 		p, err := core.Pods(ns).Get(context.Background(), name, metav1.GetOptions{})
@@ -175,10 +175,10 @@ func waitPod(t *testing.T, ns, name string, phase corev1.PodPhase) *corev1.Pod {
 	return pod
 }
 
-// kwokNode creates a node that KWOK plays, with capacity, and removes it when the test ends.
-func kwokNode(t *testing.T, name string, capacity corev1.ResourceList) {
+// kwokNode creates a node on c that KWOK plays, with capacity, and removes it when the test ends.
+func kwokNode(t *testing.T, c *Cluster, name string, capacity corev1.ResourceList) {
 	t.Helper()
-	nodes := kubernetes.NewForConfigOrDie(cluster.Config).CoreV1().Nodes()
+	nodes := kubernetes.NewForConfigOrDie(c.Config).CoreV1().Nodes()
 	capacity = capacity.DeepCopy()
 	capacity[corev1.ResourcePods] = resource.MustParse("110")
 	node := &corev1.Node{

@@ -6,10 +6,11 @@ import (
 	"path/filepath"
 )
 
-// StopAPIServer stops the kube-apiserver (SIGTERM: requests in flight are answered, new
-// connections are refused) and leaves etcd, and so every object, as it is. StartAPIServer starts
-// it again on the same etcd data, address, certificates and users. Fault tests use them to take
-// the API away in the middle of an apply; nothing else should.
+// StopAPIServer stops the kube-apiserver (SIGTERM: requests in flight are answered, new ones get
+// 429 with Retry-After until it exits, within about 2s; then connections are refused) and leaves
+// etcd, and so every object, as it is. StartAPIServer starts it again on the same etcd data,
+// address, certificates and users. Fault tests use them to take the API away in the middle of an
+// apply, and the MultiKueue test to lose a worker; nothing else should.
 func (c *Cluster) StopAPIServer() error {
 	if err := c.env.ControlPlane.APIServer.Stop(); err != nil {
 		return fmt.Errorf("stopping the kube-apiserver: %w", err)

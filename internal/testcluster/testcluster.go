@@ -44,7 +44,11 @@ type Cluster struct {
 // Option adds to what Start runs.
 type Option func(*options)
 
-type options struct{ controllers, kueue, argo, nodes bool }
+type options struct {
+	controllers, kueue, argo, nodes bool
+	// multiKueue, when set, makes Kueue a MultiKueue manager (WithMultiKueue).
+	multiKueue *MultiKueue
+}
 
 // WithControllers also runs kube-controller-manager's namespace and garbage-collector controllers,
 // so that a deleted namespace goes away with what is in it. Its output goes to controllers.log in dir.
@@ -137,9 +141,14 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if err := os.MkdirAll(certDir, 0o700); err != nil {
 		return nil, err
 	}
+	apiServer := &envtest.APIServer{Path: apiserver, CertDir: certDir}
+	// On SIGTERM the apiserver waits up to its request timeout (1m) for open watches to end, and
+	// clients it does not stop (Kueue's, a MultiKueue manager's on a worker) hold some open: this
+	// answers requests in flight, then stops within 2s.
+	apiServer.Configure().Set("shutdown-send-retry-after", "true")
 	env := &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{
-			APIServer: &envtest.APIServer{Path: apiserver, CertDir: certDir},
+			APIServer: apiServer,
 			Etcd:      &envtest.Etcd{Path: etcd},
 		},
 		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
@@ -178,8 +187,14 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 			return nil, err
 		}
 	}
+	if o.multiKueue != nil {
+		if err := createKueueNamespace(c); err != nil {
+			_ = c.Stop()
+			return nil, err
+		}
+	}
 	if o.kueue {
-		if c.kueue, err = startKueue(kueueBin, dir, c); err != nil {
+		if c.kueue, err = startKueue(kueueBin, dir, c, o.multiKueue); err != nil {
 			_ = c.Stop()
 			return nil, err
 		}
