@@ -12,7 +12,8 @@ import (
 )
 
 // stopTimeout is each resource's create and delete timeout in the stop tests: while the API
-// server is down the provider retries (connection refused, after it answered before) until then.
+// server is down the provider retries (connection refused, after it answered before; or, while it
+// shuts down, 429 with Retry-After) until then.
 const stopTimeout = "5s"
 
 // The API server is told to stop (SIGTERM) in the middle of an apply of W100 (50 ResourceFlavors +
@@ -121,8 +122,9 @@ func stopWhen(t *testing.T, ws *acctest.Workspace, prefix, command string, fired
 		t.Fatalf("%s failed without an error naming an object:\n%s", command, out)
 	}
 	flat := strings.Join(strings.Fields(out), " ") // the CLI wraps long lines
-	if !strings.Contains(flat, "until the resource's timeout") || !strings.Contains(flat, "connection refused") {
-		t.Errorf("%s's errors do not say that the API server refused connections until the timeout:\n%s", command, out)
+	down := strings.Contains(flat, "connection refused") || strings.Contains(flat, "429 Too Many Requests (Retry-After")
+	if !strings.Contains(flat, "until the resource's timeout") || !down {
+		t.Errorf("%s's errors do not say that the API server refused requests until the timeout:\n%s", command, out)
 	}
 	t.Logf("%d errors, e.g. %s", len(errs), excerpt(out, errs[0]))
 	if err := own.StartAPIServer(); err != nil {

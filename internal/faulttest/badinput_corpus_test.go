@@ -26,7 +26,13 @@ var bases = map[string][]part{
 	"mlplatform_cohort":                  {{"name", `name = "cohort"`}},
 	"mlplatform_local_queue":             {{"namespace", `namespace = "team"`}, {"name", `name = "training"`}, {"cluster_queue", `cluster_queue = "queue"`}},
 	"mlplatform_workload_priority_class": {{"name", `name = "production"`}, {"value", `value = 1000`}},
-	"mlplatform_admission_check":         {{"name", `name = "prov"`}, {"controller_name", `controller_name = "kueue.x-k8s.io/provisioning-request"`}},
+	"mlplatform_admission_check": {
+		{"name", `name = "prov"`},
+		{"controller_name", `controller_name = "kueue.x-k8s.io/provisioning-request"`},
+		{"parameters", `parameters = { api_group = "kueue.x-k8s.io", kind = "ProvisioningRequestConfig", name = "prov" }`},
+	},
+	"mlplatform_multikueue_config":  {{"name", `name = "workers"`}, {"clusters", `clusters = ["worker-a"]`}},
+	"mlplatform_multikueue_cluster": {{"name", `name = "worker-a"`}, {"kubeconfig_secret", `kubeconfig_secret = "worker-a-kubeconfig"`}},
 	"mlplatform_provisioning_request_config": {
 		{"name", `name = "prov"`},
 		{"provisioning_class_name", `provisioning_class_name = "check-capacity.autoscaling.x-k8s.io"`},

@@ -51,8 +51,8 @@ func (admissionCheck) ValidateConfig(ctx context.Context, req resource.ValidateC
 			return
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("parameters").AtName(attr), "Parameters that Kueue's check cannot read",
-			fmt.Sprintf("Kueue's %s check reads a %s: set %s. With %q Kueue keeps the check inactive (\"wrong %s\").",
-				controller.ValueString(), kind, want, got.ValueString(), what))
+			fmt.Sprintf("parameters.%s = %q: Kueue's %s check reads a %s, so set %s. With %q Kueue keeps the check inactive (\"wrong %s\").",
+				attr, got.ValueString(), controller.ValueString(), kind, want, got.ValueString(), what))
 	}
 	wrong("api_group", "group", params.APIGroup, kueuev1beta2.SchemeGroupVersion.Group)
 	wrong("kind", "kind", params.Kind, kind)
