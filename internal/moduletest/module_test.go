@@ -22,7 +22,8 @@ import (
 )
 
 // The plan-only runs of tests/plan.tftest.hcl (the arithmetic from whole GPUs to quotas and
-// costs, and every refusal) need no cluster: the provider points at a stand-in API server that
+// costs, and every refusal) and tests/multikueue.tftest.hcl (a manager from its workers) need no
+// cluster: the provider points at a stand-in API server that
 // counts requests, and none may reach it.
 func TestModule_plan(t *testing.T) {
 	c := requireCLI(t)
@@ -30,6 +31,7 @@ func TestModule_plan(t *testing.T) {
 	c.must(t, module, nil, "init", "-no-color", "-input=false")
 	host, requests := mlacctest.UnreachableCluster(t)
 	c.test(t, module, "tests/plan.tftest.hcl", []string{"KUBE_HOST=" + host})
+	c.test(t, module, "tests/multikueue.tftest.hcl", []string{"KUBE_HOST=" + host})
 	if n := requests(); n != 0 {
 		t.Errorf("the plan-only runs made %d API requests; want none", n)
 	}
@@ -93,35 +95,6 @@ func TestModule_examplesComplete(t *testing.T) {
 		t.Errorf("renaming the vision team plans %v; want only %v", changes, want)
 	}
 	edit(t, dir, `perception = "cc-4102"`, `vision = "cc-4102"`)
-}
-
-// examples/multi-cluster applied to two local control planes at once through two provider
-// aliases (tests/multi_cluster.tftest.hcl): the platform on both, every queue Active on each,
-// quotas following each cluster's pool sizes.
-func TestModule_multiCluster(t *testing.T) {
-	c := requireCLI(t)
-	var kubeconfigs []string
-	if os.Getenv("KUBECONFIG") == "" {
-		kubeconfigs = append(kubeconfigs, requireCluster(t))
-	}
-	for len(kubeconfigs) < 2 {
-		dir := t.TempDir()
-		cl, err := startCluster(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			if err := cl.Stop(); err != nil {
-				t.Error(err)
-			}
-		})
-		kubeconfigs = append(kubeconfigs, cl.Kubeconfig)
-	}
-	module := filepath.Join(workspace(t), "modules/ml-platform")
-	c.must(t, module, nil, "init", "-no-color", "-input=false")
-	// The variables are declared by examples/multi-cluster, so their values are plain strings.
-	c.test(t, module, "tests/multi_cluster.tftest.hcl", nil,
-		"-var=staging_kubeconfig="+kubeconfigs[0], "-var=production_kubeconfig="+kubeconfigs[1])
 }
 
 // applyExampleComplete copies examples/complete into a workspace, lets prepare edit it (nil: as it

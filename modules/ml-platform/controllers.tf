@@ -38,6 +38,8 @@ locals {
     },
     # Kueue v1beta2 turns fair sharing on by the block's presence; these are its default strategies.
     var.fair_sharing ? { fairSharing = { preemptionStrategies = ["LessThanOrEqualToFinalShare", "LessThanInitialShare"] } } : {},
+    # A MultiKueue manager's timings; MultiKueue itself is on in every Kueue v0.19.
+    try(var.multikueue.worker_lost_timeout, null) == null ? {} : { multiKueue = { workerLostTimeout = var.multikueue.worker_lost_timeout } },
   )
 }
 

@@ -3,30 +3,48 @@
 # Everything here is known at plan: pools' supplies are computed from their configuration.
 
 locals {
+  # Each pool's most GPUs per capacity-type attribute (null: it runs none). On a MultiKueue
+  # manager, which runs no GPU nodes, the pools are its workers', summed: Kueue's advice is a
+  # manager quota equal to the workers' together.
+  pool_gpus = local.manager ? { for p in local.worker_pools : p => {
+    for attr in keys(local.capacity_types) : attr => (
+      anytrue([for w in local.workers : try(w.pools[p].max_gpus[attr], null) != null])
+      ? sum([for w in local.workers : try(w.pools[p].max_gpus[attr], 0)]) : null
+    )
+    } } : { for p, pool in var.gpu_pools : p => {
+    for attr in keys(local.capacity_types) : attr => try(pool[attr].max_gpus, null)
+  } }
+
+  # What each pool supplies per capacity type (mlplatform_gpu_node_pool's supplies) and its
+  # Karpenter name; on a manager, the first worker's that runs the pool (multikueue.tf checks that
+  # every worker runs it alike).
+  supplies   = local.manager ? { for p in local.worker_pools : p => [for w in local.workers : w.supplies[p] if contains(keys(w.supplies), p)][0] } : { for p, r in mlplatform_gpu_node_pool.this : p => r.supplies }
+  pool_names = local.manager ? { for p in local.worker_pools : p => [for w in local.workers : w.pools[p].name if contains(keys(w.pools), p)][0] } : { for p, r in mlplatform_gpu_node_pool.this : p => r.name }
+
   # A pool's capacity-type attribute and the Karpenter capacity type it runs.
   capacity_types = { reserved = "reserved", on_demand = "on-demand", spot = "spot" }
 
   # One Kueue ResourceFlavor per pool and capacity type it runs, named "<pool>-<capacity type>".
-  flavors = merge([for p, pool in var.gpu_pools : {
+  flavors = merge([for p, pool in local.pool_gpus : {
     for attr, type in local.capacity_types : "${p}-${type}" => {
       pool          = p
       attr          = attr
       capacity_type = type
-      max_gpus      = pool[attr].max_gpus
+      max_gpus      = pool[attr]
     } if pool[attr] != null
   }]...)
 
   # The order in which every queue lists the flavors, which is the order Kueue tries them in:
   # pools by key, reserved (already paid for) before on-demand before spot.
-  flavor_order = flatten([for p in sort(keys(var.gpu_pools)) : [
-    for attr in ["reserved", "on_demand", "spot"] : "${p}-${local.capacity_types[attr]}" if var.gpu_pools[p][attr] != null
+  flavor_order = flatten([for p in sort(keys(local.pool_gpus)) : [
+    for attr in ["reserved", "on_demand", "spot"] : "${p}-${local.capacity_types[attr]}" if local.pool_gpus[p][attr] != null
   ]])
 
   # What one GPU of each pool exposes, e.g. { "nvidia.com/mig-1g.10gb" = 7 } under all-1g.10gb,
   # from the pool's supplies. Both capacity types expose the same per GPU, so the first the pool
   # runs is read, with the CPU (millicores) and memory (MiB) one GPU's share of a node offers pods.
-  pool_supply = { for p, pool in var.gpu_pools :
-    p => mlplatform_gpu_node_pool.this[p].supplies[[for a in ["reserved", "on_demand", "spot"] : local.capacity_types[a] if pool[a] != null][0]]
+  pool_supply = { for p, pool in local.pool_gpus :
+    p => local.supplies[p][[for a in ["reserved", "on_demand", "spot"] : local.capacity_types[a] if pool[a] != null][0]]
   }
   units_per_gpu = { for p, s in local.pool_supply : p => s.per_gpu }
 
@@ -47,7 +65,12 @@ locals {
   # Each team's whole GPUs on each flavor: nominal quota, borrowing limit (null: none) and
   # lending limit (null: all; never above the nominal quota, as Kueue requires). A pool the
   # team names that does not exist is left out here and refused by a precondition.
-  team_gpus = { for t, team in var.teams : t => { for f, fl in local.flavors : f => {
+  # On a MultiKueue manager, the sums of the workers' (a limit null on any worker: none).
+  team_gpus = { for t, team in var.teams : t => { for f, fl in local.flavors : f => local.manager ? {
+    nominal = sum(concat([0], [for w in local.workers : try(w.teams[t].gpus[f].nominal, 0)]))
+    borrow  = anytrue([for w in local.workers : try(w.teams[t].gpus[f].borrow, null) == null]) ? null : sum([for w in local.workers : w.teams[t].gpus[f].borrow])
+    lend    = anytrue([for w in local.workers : try(w.teams[t].gpus[f].lend, null) == null]) ? null : sum([for w in local.workers : w.teams[t].gpus[f].lend])
+    } : {
     nominal = try(team.gpus[fl.pool][fl.attr], 0)
     borrow  = try(team.gpus[fl.pool].borrowing_limit, null)
     lend    = try(min(team.gpus[fl.pool].lending_limit, team.gpus[fl.pool][fl.attr]), null)
@@ -74,10 +97,10 @@ locals {
   # Quotas no flavor can hold, per team: a pool that does not exist, or a capacity type the pool
   # does not run.
   misplaced = { for t, team in var.teams : t => concat(
-    [for p, _ in team.gpus : "gpus.${p}: there is no pool \"${p}\" in gpu_pools (pools: ${join(", ", keys(var.gpu_pools))})" if !contains(keys(var.gpu_pools), p)],
+    [for p, _ in team.gpus : "gpus.${p}: there is no pool \"${p}\" in gpu_pools (pools: ${join(", ", keys(local.pool_gpus))})" if !contains(keys(local.pool_gpus), p)],
     flatten([for p, q in team.gpus : [
       for attr, type in local.capacity_types : "gpus.${p}.${attr} = ${q[attr]}: pool \"${p}\" runs no ${type} nodes (set gpu_pools.${p}.${attr}, or drop this quota)"
-      if contains(keys(var.gpu_pools), p) && q[attr] > 0 && try(var.gpu_pools[p][attr], null) == null
+      if contains(keys(local.pool_gpus), p) && q[attr] > 0 && try(local.pool_gpus[p][attr], null) == null
     ]]),
   ) }
 
@@ -96,7 +119,7 @@ locals {
   # (the units' prices add up to the GPU's), from the pool's supplies. Null without a price (spot
   # with neither price_per_hour nor discount, or an instance type the price table lacks).
   gpu_price = { for f, fl in local.flavors : f => try(sum([
-    for r, n in local.units_per_gpu[fl.pool] : n * mlplatform_gpu_node_pool.this[fl.pool].supplies[fl.capacity_type].hourly_price[r]
+    for r, n in local.units_per_gpu[fl.pool] : n * local.supplies[fl.pool][fl.capacity_type].hourly_price[r]
   ]), null) }
   unpriced = [for f in local.flavor_order : f if local.gpu_price[f] == null]
 
@@ -118,7 +141,7 @@ locals {
       for f, n in local.team_most[t] : n * local.gpu_price[f] if n > 0
     ])) + 0.5) / 100
   } }
-  pool_cost = { for p in keys(var.gpu_pools) : p => (
+  pool_cost = { for p in keys(local.pool_gpus) : p => (
     anytrue([for f, fl in local.flavors : fl.pool == p && local.gpu_price[f] == null]) ? null : floor(100 * sum([
       for f, fl in local.flavors : fl.max_gpus * local.gpu_price[f] if fl.pool == p
     ]) + 0.5) / 100

@@ -7,7 +7,10 @@
 
 # --- GPU nodes (Karpenter) ---------------------------------------------------------------------
 
+# A MultiKueue manager runs no GPU nodes: its runs go to the workers (multikueue.tf).
 resource "mlplatform_node_class" "this" {
+  count = local.manager ? 0 : 1
+
   name             = var.node_class.name
   role             = var.node_class.instance_profile == null ? coalesce(var.node_class.role, "KarpenterNodeRole-${var.cluster_name}") : null
   instance_profile = var.node_class.instance_profile
@@ -31,11 +34,17 @@ resource "mlplatform_node_class" "this" {
   tags    = length(var.node_class.tags) > 0 ? var.node_class.tags : null
 }
 
+# The node class had no count before MultiKueue managers: existing states keep it.
+moved {
+  from = mlplatform_node_class.this
+  to   = mlplatform_node_class.this[0]
+}
+
 resource "mlplatform_gpu_node_pool" "this" {
-  for_each = var.gpu_pools
+  for_each = local.manager ? {} : var.gpu_pools
 
   name       = coalesce(each.value.name, each.key)
-  node_class = mlplatform_node_class.this.name
+  node_class = mlplatform_node_class.this[0].name
   gpu = {
     model          = each.value.model
     instance_types = each.value.instance_types
@@ -62,9 +71,9 @@ resource "mlplatform_resource_flavor" "this" {
   for_each = local.flavors
 
   name        = each.key
-  node_labels = mlplatform_gpu_node_pool.this[each.value.pool].supplies[each.value.capacity_type].node_labels
-  node_taints = mlplatform_gpu_node_pool.this[each.value.pool].supplies[each.value.capacity_type].taints
-  tolerations = mlplatform_gpu_node_pool.this[each.value.pool].supplies[each.value.capacity_type].tolerations
+  node_labels = local.supplies[each.value.pool][each.value.capacity_type].node_labels
+  node_taints = local.supplies[each.value.pool][each.value.capacity_type].taints
+  tolerations = local.supplies[each.value.pool][each.value.capacity_type].tolerations
 }
 
 # The cohort through which the teams borrow each other's idle quota. Its preconditions are the
@@ -73,6 +82,14 @@ resource "mlplatform_cohort" "this" {
   name = var.cohort_name
 
   lifecycle {
+    precondition {
+      condition     = local.manager || length(var.gpu_pools) > 0
+      error_message = "gpu_pools: declare at least one pool (only a MultiKueue manager, with multikueue set, has none: its pools are its workers')."
+    }
+    precondition {
+      condition     = !local.manager || (length(var.gpu_pools) == 0 && alltrue([for t in var.teams : length(t.gpus) == 0]))
+      error_message = "multikueue: a manager runs no GPU nodes and its quotas are its workers' summed, so it takes no gpu_pools and no teams' gpus (set them on the workers' modules). Given: ${join(", ", concat([for p, _ in var.gpu_pools : "gpu_pools.${p}"], [for t, team in var.teams : "teams.${t}.gpus" if length(team.gpus) > 0]))}."
+    }
     precondition {
       condition     = var.allow_overcommit || length(local.overcommit) == 0
       error_message = "The teams' quotas over-commit the GPU pools: ${join("; ", [for f, o in local.overcommit : "${o.pool} ${o.capacity_type}: ${join(" + ", [for t in keys(var.teams) : "${t} ${local.team_gpus[t][f].nominal}" if local.team_gpus[t][f].nominal > 0])} = ${o.quota_gpus} GPUs, but gpu_pools.${o.pool}.${replace(o.capacity_type, "-", "_")}.max_gpus is ${o.supply_gpus}"])}. Kueue would admit work that no node can run: lower the teams' gpus, raise max_gpus, or set allow_overcommit = true (the output overcommit then lists the excess)."
@@ -92,6 +109,8 @@ resource "mlplatform_cluster_queue" "team" {
   # Only the team's own namespace may submit (the team labels it mlplatform.io/team).
   namespace_selector  = { match_labels = { "mlplatform.io/team" = each.key } }
   fair_sharing_weight = var.fair_sharing ? each.value.fair_sharing_weight : null
+  # On a MultiKueue manager, what the queue admits is dispatched to a worker.
+  admission_checks_strategy = local.manager ? [{ name = mlplatform_admission_check.multikueue[0].name }] : null
 
   resource_group {
     covered_resources = local.covered
@@ -223,7 +242,7 @@ resource "mlplatform_gpu_billing_rules" "this" {
   name      = var.billing.rules.name
   # Each pool's Karpenter name (its nodes' karpenter.sh/nodepool is "<name>-<capacity type>") with
   # its supplies: the prices and MIG profiles the bill uses are the pools' own.
-  pools         = { for p in mlplatform_gpu_node_pool.this : p.name => p.supplies }
+  pools         = { for p, s in local.supplies : local.pool_names[p] => s }
   project_label = local.project_label
   labels        = var.billing.rules.labels
   alert_labels  = var.billing.rules.alert_labels

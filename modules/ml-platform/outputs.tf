@@ -41,8 +41,8 @@ output "flavors" {
 output "supplies" {
   description = "What each pool can supply at most per capacity type (`reserved`, `on-demand`, `spot`): `resources`, the most of each GPU resource, `per_gpu`, what one GPU exposes, `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what one GPU's share of a node offers pods, and `hourly_price`, USD per hour of one unit of each resource (null without a price)."
   value = {
-    for p, pool in mlplatform_gpu_node_pool.this : p => {
-      for type, s in pool.supplies : type => {
+    for p, supplies in local.supplies : p => {
+      for type, s in supplies : type => {
         resources          = s.resources
         per_gpu            = s.per_gpu
         cpu_milli_per_gpu  = s.cpu_milli_per_gpu
@@ -126,7 +126,9 @@ locals {
     teams        = data.mlplatform_capacity_simulation.this[v].teams
     flavor_usage = data.mlplatform_capacity_simulation.this[v].flavor_usage
     timeline     = data.mlplatform_capacity_simulation.this[v].timeline
-    caveats      = data.mlplatform_capacity_simulation.this[v].caveats
+    caveats = concat(data.mlplatform_capacity_simulation.this[v].caveats, local.manager ? [
+      "MultiKueue manager: the workers are simulated as one cluster with their pools and quotas summed. A run that fits the sum but no single worker waits in reality, and a lost worker's runs starting again elsewhere are not modelled: simulate each worker too.",
+    ] : [])
   }, null) }
 }
 
@@ -135,5 +137,32 @@ output "preflight" {
   value = var.preflight.enabled ? {
     checked  = data.mlplatform_preflight.this[0].checked
     findings = data.mlplatform_preflight.this[0].findings
+  } : null
+}
+
+output "multikueue_worker" {
+  description = "What a MultiKueue manager needs to know of this cluster as a worker: pass it as `multikueue.workers.<name>.platform` of the manager's module. `pools` (Karpenter name, model, most GPUs per capacity type), `supplies` (as the output `supplies`, with node labels), `flavors` (each flavor's node labels) and `teams` (namespace, LocalQueues and GPUs per flavor). Null on a manager."
+  value = local.manager ? null : {
+    pools = { for p, pool in var.gpu_pools : p => {
+      name     = local.pool_names[p]
+      model    = pool.model
+      max_gpus = local.pool_gpus[p]
+    } }
+    supplies = local.supplies
+    flavors  = { for f in local.flavor_order : f => local.supplies[local.flavors[f].pool][local.flavors[f].capacity_type].node_labels }
+    teams = { for t, team in var.teams : t => {
+      namespace    = coalesce(team.namespace, t)
+      local_queues = team.local_queues
+      gpus         = local.team_gpus[t]
+    } }
+  }
+}
+
+output "multikueue" {
+  description = "On a MultiKueue manager: the AdmissionCheck every team's ClusterQueue applies, the MultiKueueConfig, and the workers' MultiKueueClusters (`kubectl get multikueueclusters` shows whether Kueue reaches each). Null otherwise."
+  value = local.manager ? {
+    admission_check = mlplatform_admission_check.multikueue[0].name
+    config          = mlplatform_multikueue_config.this[0].name
+    workers         = [for c in mlplatform_multikueue_cluster.worker : c.name]
   } : null
 }

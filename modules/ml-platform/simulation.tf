@@ -20,8 +20,8 @@ data "mlplatform_capacity_simulation" "this" {
 
   flavors = [for f in local.flavor_order : {
     name           = f
-    node_labels    = mlplatform_gpu_node_pool.this[local.flavors[f].pool].supplies[local.flavors[f].capacity_type].node_labels
-    price_per_hour = mlplatform_gpu_node_pool.this[local.flavors[f].pool].supplies[local.flavors[f].capacity_type].hourly_price
+    node_labels    = local.supplies[local.flavors[f].pool][local.flavors[f].capacity_type].node_labels
+    price_per_hour = local.supplies[local.flavors[f].pool][local.flavors[f].capacity_type].hourly_price
     units_per_gpu  = local.units_per_gpu[local.flavors[f].pool]
   }]
 

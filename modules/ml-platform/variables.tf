@@ -103,6 +103,7 @@ variable "gpu_pools" {
     node_labels  = optional(map(string))
     billing      = optional(map(string))
   }))
+  default     = {}
   description = <<-EOT
     The GPU node pools (`mlplatform_gpu_node_pool`, Karpenter NodePools), keyed by a short name
     that teams' quotas refer to. Each pool's capacity types become Kueue ResourceFlavors named
@@ -123,11 +124,13 @@ variable "gpu_pools" {
       then count `vpc.amazonaws.com/efa`.
     - `disruption`: defaults to `WhenEmpty` after `10m`, so Karpenter never moves running training.
     - `node_labels`, `billing` (node labels and EC2 tags), `expire_after`.
+    At least one pool, except on a MultiKueue manager (`multikueue`), which takes none: its pools
+    are its workers'.
   EOT
 
   validation {
-    condition     = length(var.gpu_pools) > 0 && length(var.gpu_pools) <= 32
-    error_message = "gpu_pools: declare 1 to 32 pools (Kueue allows 64 flavors in a queue's resource group, two per pool)."
+    condition     = length(var.gpu_pools) <= 32
+    error_message = "gpu_pools: declare at most 32 pools (Kueue allows 64 flavors in a queue's resource group, two per pool)."
   }
   validation {
     condition     = alltrue([for k, _ in var.gpu_pools : can(regex("^[a-z0-9]([-a-z0-9]{0,40}[a-z0-9])?$", k))])
@@ -477,5 +480,53 @@ variable "preflight" {
     condition = alltrue([for ns in [var.preflight.kueue_namespace, var.preflight.karpenter_namespace] :
     ns == null || can(regex("^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$", ns))])
     error_message = "preflight: the namespaces must be namespace names (lower-case letters, digits and '-', at most 63)."
+  }
+}
+
+variable "multikueue" {
+  type = object({
+    name                = optional(string, "multikueue")
+    kueue_namespace     = optional(string, "kueue-system")
+    worker_lost_timeout = optional(string)
+    workers = map(object({
+      platform          = any
+      kubeconfig        = optional(string)
+      kubeconfig_secret = optional(string)
+    }))
+  })
+  default     = null
+  description = <<-EOT
+    Makes this cluster a MultiKueue manager (Kueue's multi-cluster dispatch): the teams' runs are
+    submitted here as everywhere, and Kueue runs each on one of the `workers`, clusters this
+    module laid out too (see examples/multi-cluster and the guide "Going multi-cluster"). Null
+    (the default): a cluster on its own, or a worker.
+    A manager runs no GPU nodes: it takes no `gpu_pools` and no teams' `gpus`; its flavors and
+    quotas are its workers', summed. It writes an `mlplatform_multikueue_cluster` per worker, an
+    `mlplatform_multikueue_config` and a multikueue `mlplatform_admission_check` (both named
+    `name`, default `multikueue`) that every team's ClusterQueue applies.
+    - `workers`, keyed by the MultiKueueCluster's name: `platform`, the worker's module output
+      `multikueue_worker` (what the plan checks: every worker has every team's namespace and
+      LocalQueues, and every flavor the manager's queues admit, on the same nodes); and how Kueue
+      reaches the worker: `kubeconfig` (a kubeconfig with a credential as data, e.g. a service
+      account token of the worker; written into a Secret in `kueue_namespace`, named
+      `kubeconfig_secret` if given), or `kubeconfig_secret` alone (a Secret there that something
+      else writes, key `kubeconfig`).
+    - `kueue_namespace`: the namespace of Kueue's manager (default `kueue-system`).
+    - `worker_lost_timeout`: how long a run stays on a worker that cannot be reached before Kueue
+      dispatches it again (Kueue's `multiKueue.workerLostTimeout`, default 15m), written into the
+      output `kueue_configuration`.
+  EOT
+
+  validation {
+    condition     = var.multikueue == null || try(length(var.multikueue.workers) > 0, false)
+    error_message = "multikueue.workers: a manager needs at least one worker."
+  }
+  validation {
+    condition     = var.multikueue == null || try(alltrue([for w in var.multikueue.workers : can(w.platform.teams) && can(w.platform.pools) && can(w.platform.supplies) && can(w.platform.flavors)]), false)
+    error_message = "multikueue.workers: each worker's platform is the output multikueue_worker of the module applied to that worker (module.<worker>.multikueue_worker)."
+  }
+  validation {
+    condition     = try(var.multikueue.worker_lost_timeout, null) == null || can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.multikueue.worker_lost_timeout))
+    error_message = "multikueue.worker_lost_timeout: a duration such as 15m or 1h."
   }
 }

@@ -326,7 +326,7 @@ run "reserved_capacity_first" {
     error_message = "alpha's quota should cost 16 x 8 + 4 x 10 = 168 USD an hour."
   }
   assert {
-    condition     = mlplatform_node_class.this.capacity_reservation_selector[0].tags.purpose == "training" && mlplatform_gpu_node_pool.this["h100"].termination_grace_period == "24h"
+    condition     = mlplatform_node_class.this[0].capacity_reservation_selector[0].tags.purpose == "training" && mlplatform_gpu_node_pool.this["h100"].termination_grace_period == "24h"
     error_message = "The node class should select the reservations, and the pool carry its grace period."
   }
 }
@@ -361,6 +361,16 @@ run "capacity_type_the_pool_lacks_refused" {
     teams = { alpha = { gpus = { h100 = { spot = 1 } } } }
   }
   expect_failures = [mlplatform_cluster_queue.team]
+}
+
+# Only a MultiKueue manager has no pools (tests/multikueue.tftest.hcl).
+run "no_pools_refused" {
+  command = plan
+  variables {
+    gpu_pools = {}
+    teams     = {}
+  }
+  expect_failures = [mlplatform_cohort.this]
 }
 
 run "pool_without_capacity_refused" {
@@ -578,7 +588,7 @@ run "node_class_from_cluster_name" {
     cluster_name = "prod-eu"
   }
   assert {
-    condition     = mlplatform_node_class.this.role == "KarpenterNodeRole-prod-eu" && mlplatform_node_class.this.subnet_selector[0].tags == tomap({ "karpenter.sh/discovery" = "prod-eu" })
+    condition     = mlplatform_node_class.this[0].role == "KarpenterNodeRole-prod-eu" && mlplatform_node_class.this[0].subnet_selector[0].tags == tomap({ "karpenter.sh/discovery" = "prod-eu" })
     error_message = "The node class should take its role and discovery tags from cluster_name."
   }
 }
