@@ -143,14 +143,15 @@ module "manager" {
   multikueue = {
     worker_lost_timeout = var.worker_lost_timeout
     workers = {
-      east = { platform = module.east.multikueue_worker, kubeconfig = var.east_multikueue_kubeconfig }
-      west = { platform = module.west.multikueue_worker, kubeconfig = var.west_multikueue_kubeconfig }
+      east = { platform = module.east.multikueue_worker }
+      west = { platform = module.west.multikueue_worker }
     }
   }
+  multikueue_kubeconfigs = { east = var.east_multikueue_kubeconfig, west = var.west_multikueue_kubeconfig }
 }
 
 output "queues" {
-  description = "Each cluster's team queues, whether Kueue reports them Active, and their LocalQueues. The manager's queues turn Active once Kueue reaches every worker."
+  description = "Each cluster's team queues, whether Kueue reports them Active, and their LocalQueues. The manager's queues are Active while Kueue reaches at least one worker."
   value       = { manager = module.manager.queues, east = module.east.queues, west = module.west.queues }
 }
 
@@ -167,6 +168,11 @@ output "multikueue" {
 output "submit_manifests" {
   description = "The Workflows that engineers create on the manager (`kubectl create -f`), one per template."
   value       = module.manager.submit_manifests
+}
+
+output "preflight" {
+  description = "What each cluster runs otherwise than its part of the platform needs. On the manager, only Kueue is checked."
+  value       = { manager = module.manager.preflight, east = module.east.preflight, west = module.west.preflight }
 }
 
 output "hourly_cost_ceiling" {

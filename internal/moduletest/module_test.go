@@ -31,7 +31,11 @@ func TestModule_plan(t *testing.T) {
 	c.must(t, module, nil, "init", "-no-color", "-input=false")
 	host, requests := mlacctest.UnreachableCluster(t)
 	c.test(t, module, "tests/plan.tftest.hcl", []string{"KUBE_HOST=" + host})
-	c.test(t, module, "tests/multikueue.tftest.hcl", []string{"KUBE_HOST=" + host})
+	// OpenTofu hands a run's outputs to later runs only after an apply, and these runs only plan:
+	// there, TestModule_multiKueue applies a manager built from its workers.
+	if c.name == "Terraform" {
+		c.test(t, module, "tests/multikueue.tftest.hcl", []string{"KUBE_HOST=" + host})
+	}
 	if n := requests(); n != 0 {
 		t.Errorf("the plan-only runs made %d API requests; want none", n)
 	}

@@ -165,7 +165,8 @@ func startThree(t *testing.T) *threeClusters {
 }
 
 // checkOutputs checks the example's outputs: every queue Active on every cluster (the manager's
-// only once Kueue reaches both workers), and the manager's quotas the workers' summed.
+// only once Kueue reaches a worker), the preflight of Karpenter and the GPU Operator on the
+// workers only, and the manager's quotas the workers' summed.
 func (mk *threeClusters) checkOutputs(out string) {
 	t := mk.t
 	t.Helper()
@@ -180,6 +181,13 @@ func (mk *threeClusters) checkOutputs(out string) {
 				GPUs int `json:"gpus"`
 			} `json:"value"`
 		} `json:"quotas"`
+		Preflight struct {
+			Value map[string]struct {
+				Findings []struct {
+					Component string `json:"component"`
+				} `json:"findings"`
+			} `json:"value"`
+		} `json:"preflight"`
 	}
 	if err := json.Unmarshal([]byte(out), &outputs); err != nil {
 		t.Fatalf("terraform output -json: %v\n%s", err, out)
@@ -193,6 +201,18 @@ func (mk *threeClusters) checkOutputs(out string) {
 	}
 	if len(outputs.Queues.Value) != 3 {
 		t.Errorf("queues of %d clusters; want manager, east and west", len(outputs.Queues.Value))
+	}
+	// The local clusters run neither Karpenter nor the GPU Operator: the workers' preflight says
+	// so, the manager's, which runs no GPU nodes, does not check them.
+	components := func(cluster string) []string {
+		var c []string
+		for _, f := range outputs.Preflight.Value[cluster].Findings {
+			c = append(c, f.Component)
+		}
+		return c
+	}
+	if m, e := components("manager"), components("east"); slices.Contains(m, "karpenter") || slices.Contains(m, "gpu-operator") || !slices.Contains(e, "gpu-operator") {
+		t.Errorf("preflight findings: manager %v, east %v; want Karpenter and the GPU Operator checked on the workers only", m, e)
 	}
 	q := outputs.Quotas.Value
 	for flavor, want := range map[string]int{"a100-on-demand": 2 + 4, "a100-spot": 4 + 8, "a100-mig-spot": 1 + 2} {

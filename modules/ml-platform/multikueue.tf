@@ -30,7 +30,7 @@ resource "mlplatform_multikueue_cluster" "worker" {
   for_each = local.manager ? toset(keys(var.multikueue.workers)) : toset([])
 
   name              = each.key
-  kubeconfig        = var.multikueue.workers[each.key].kubeconfig
+  kubeconfig        = lookup(var.multikueue_kubeconfigs, each.key, null)
   kubeconfig_secret = var.multikueue.workers[each.key].kubeconfig_secret
   kueue_namespace   = var.multikueue.kueue_namespace
 
@@ -47,6 +47,14 @@ resource "mlplatform_multikueue_config" "this" {
 
   name     = var.multikueue.name
   clusters = [for w in sort(keys(var.multikueue.workers)) : mlplatform_multikueue_cluster.worker[w].name]
+
+  lifecycle {
+    # The kubeconfigs' keys are workers' names, not secrets.
+    precondition {
+      condition     = length(setsubtract(nonsensitive(keys(var.multikueue_kubeconfigs)), keys(var.multikueue.workers))) == 0
+      error_message = "multikueue_kubeconfigs: ${join(", ", setsubtract(nonsensitive(keys(var.multikueue_kubeconfigs)), keys(var.multikueue.workers)))} is not a worker of multikueue.workers (${join(", ", keys(var.multikueue.workers))})."
+    }
+  }
 }
 
 resource "mlplatform_admission_check" "multikueue" {

@@ -490,7 +490,6 @@ variable "multikueue" {
     worker_lost_timeout = optional(string)
     workers = map(object({
       platform          = any
-      kubeconfig        = optional(string)
       kubeconfig_secret = optional(string)
     }))
   })
@@ -506,11 +505,11 @@ variable "multikueue" {
     `name`, default `multikueue`) that every team's ClusterQueue applies.
     - `workers`, keyed by the MultiKueueCluster's name: `platform`, the worker's module output
       `multikueue_worker` (what the plan checks: every worker has every team's namespace and
-      LocalQueues, and every flavor the manager's queues admit, on the same nodes); and how Kueue
-      reaches the worker: `kubeconfig` (a kubeconfig with a credential as data, e.g. a service
-      account token of the worker; written into a Secret in `kueue_namespace`, named
-      `kubeconfig_secret` if given), or `kubeconfig_secret` alone (a Secret there that something
-      else writes, key `kubeconfig`).
+      LocalQueues, and every flavor the manager's queues admit, on the same nodes); and
+      `kubeconfig_secret`, the Secret in `kueue_namespace` that holds the kubeconfig Kueue reaches
+      the worker with: the one this module writes from `multikueue_kubeconfigs` (default
+      `<name>-kubeconfig`), or, for a worker without an entry there, a Secret that something else
+      writes (key `kubeconfig`).
     - `kueue_namespace`: the namespace of Kueue's manager (default `kueue-system`).
     - `worker_lost_timeout`: how long a run stays on a worker that cannot be reached before Kueue
       dispatches it again (Kueue's `multiKueue.workerLostTimeout`, default 15m), written into the
@@ -529,4 +528,11 @@ variable "multikueue" {
     condition     = try(var.multikueue.worker_lost_timeout, null) == null || can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.multikueue.worker_lost_timeout))
     error_message = "multikueue.worker_lost_timeout: a duration such as 15m or 1h."
   }
+}
+
+variable "multikueue_kubeconfigs" {
+  type        = map(string)
+  default     = {}
+  sensitive   = true
+  description = "On a MultiKueue manager: per worker (the keys of `multikueue.workers`), the kubeconfig (YAML) Kueue reaches it with, which the module writes into a Secret it owns. Its credential must be data, e.g. a service account token of the worker: Kueue takes no exec plugin (such as `aws eks get-token`), token file or insecure TLS, and the plan refuses them. A separate variable, so that only the kubeconfigs are sensitive. A worker without an entry needs `kubeconfig_secret`."
 }

@@ -135,3 +135,38 @@ run "manager_refuses_own_gpus" {
 
   expect_failures = [mlplatform_cohort.this]
 }
+
+run "manager_refuses_a_kubeconfig_of_no_worker" {
+  command = plan
+
+  variables {
+    gpu_pools              = {}
+    teams                  = { alpha = {}, beta = { local_queues = ["training", "sweeps"] } }
+    multikueue             = { workers = { east = { platform = run.worker.multikueue_worker, kubeconfig_secret = "east-kubeconfig" } } }
+    multikueue_kubeconfigs = { north = "not read" }
+  }
+
+  expect_failures = [mlplatform_multikueue_config.this]
+}
+
+run "manager_refuses_a_worker_whose_flavor_selects_other_nodes" {
+  command = plan
+
+  variables {
+    gpu_pools = {}
+    teams     = { alpha = {}, beta = { local_queues = ["training", "sweeps"] } }
+    multikueue = {
+      workers = {
+        east = { platform = run.worker.multikueue_worker, kubeconfig_secret = "east-kubeconfig" }
+        west = {
+          platform = merge(run.worker.multikueue_worker, {
+            flavors = merge(run.worker.multikueue_worker.flavors, { a100-spot = merge(run.worker.multikueue_worker.flavors["a100-spot"], { "karpenter.k8s.aws/instance-gpu-name" = "h100" }) })
+          })
+          kubeconfig_secret = "west-kubeconfig"
+        }
+      }
+    }
+  }
+
+  expect_failures = [mlplatform_multikueue_cluster.worker["west"]]
+}
