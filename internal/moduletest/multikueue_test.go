@@ -335,7 +335,7 @@ func (mk *threeClusters) blocker(t *testing.T, worker, name, gpus string) {
 	err := wait.PollUntilContextTimeout(t.Context(), time.Second, time.Minute, true, func(ctx context.Context) (bool, error) {
 		list, err := d.Resource(kueueWorkloads).Namespace("research").List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return false, nil
+			return false, err
 		}
 		for _, wl := range list.Items {
 			owners := wl.GetOwnerReferences()
@@ -377,8 +377,7 @@ func (mk *threeClusters) removeCopy(t *testing.T, worker, workflow string) {
 	var last string
 	err := wait.PollUntilContextTimeout(t.Context(), time.Second, 2*time.Minute, true, func(ctx context.Context) (bool, error) {
 		if err := pods.DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: new(int64)}, selector); err != nil {
-			last = err.Error()
-			return false, nil
+			return false, err
 		}
 		p, err1 := pods.List(ctx, selector)
 		w, err2 := workloads.List(ctx, selector)
@@ -390,6 +389,6 @@ func (mk *threeClusters) removeCopy(t *testing.T, worker, workflow string) {
 		return len(p.Items) == 0 && len(w.Items) == 0, nil
 	})
 	if err != nil {
-		t.Fatalf("run %s's copy on %s not gone: %s", workflow, worker, last)
+		t.Fatalf("run %s's copy on %s not gone: %v (%s)", workflow, worker, err, last)
 	}
 }
