@@ -525,7 +525,7 @@ variable "multikueue" {
     error_message = "multikueue.workers: each worker's platform is the output multikueue_worker of the module applied to that worker (module.<worker>.multikueue_worker)."
   }
   validation {
-    condition     = try(var.multikueue.worker_lost_timeout, null) == null || can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.multikueue.worker_lost_timeout))
+    condition     = try(var.multikueue.worker_lost_timeout, null) == null || can(regex("^([0-9]+h)?([0-9]+m)?([0-9]+s)?$", var.multikueue.worker_lost_timeout)) && try(var.multikueue.worker_lost_timeout, null) != ""
     error_message = "multikueue.worker_lost_timeout: a duration such as 15m or 1h."
   }
 }

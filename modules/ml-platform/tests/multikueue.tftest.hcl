@@ -170,3 +170,14 @@ run "manager_refuses_a_worker_whose_flavor_selects_other_nodes" {
 
   expect_failures = [mlplatform_multikueue_cluster.worker["west"]]
 }
+
+run "worker_lost_timeout_not_a_duration_refused" {
+  command = plan
+
+  variables {
+    gpu_pools  = {}
+    multikueue = { worker_lost_timeout = "", workers = { east = { platform = run.worker.multikueue_worker, kubeconfig_secret = "east-kubeconfig" } } }
+  }
+
+  expect_failures = [var.multikueue]
+}
