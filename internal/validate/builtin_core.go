@@ -81,23 +81,15 @@ func validateConfigMap(_ context.Context, u map[string]any) (field.ErrorList, er
 		return nil, err
 	}
 	errs := kubeObjectMeta(&cm.ObjectMeta, true, metavalidation.NameIsDNSSubdomain)
-	size := 0
-	for key, value := range cm.Data {
-		for _, msg := range validation.IsConfigMapKey(key) {
-			errs = append(errs, field.Invalid(field.NewPath("data").Key(key), key, msg))
-		}
+	dataErrs, dataSize := dataKeys(field.NewPath("data"), cm.Data)
+	binaryErrs, binarySize := dataKeys(field.NewPath("binaryData"), cm.BinaryData)
+	errs = append(append(errs, dataErrs...), binaryErrs...)
+	for key := range cm.Data {
 		if _, dup := cm.BinaryData[key]; dup {
 			errs = append(errs, field.Invalid(field.NewPath("data").Key(key), key, "duplicate of key present in binaryData"))
 		}
-		size += len(value)
 	}
-	for key, value := range cm.BinaryData {
-		for _, msg := range validation.IsConfigMapKey(key) {
-			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(key), key, msg))
-		}
-		size += len(value)
-	}
-	if size > corev1.MaxSecretSize {
+	if dataSize+binarySize > corev1.MaxSecretSize {
 		// Upstream's path "" is the whole object.
 		errs = append(errs, field.TooLong(field.NewPath(""), "", corev1.MaxSecretSize))
 	}
@@ -115,16 +107,22 @@ func validateSecret(_ context.Context, u map[string]any) (field.ErrorList, error
 	if secret.Type != "" && secret.Type != corev1.SecretTypeOpaque {
 		return nil, fmt.Errorf("the engine checks Secrets of type %s only, not %s", corev1.SecretTypeOpaque, secret.Type)
 	}
-	errs := kubeObjectMeta(&secret.ObjectMeta, true, metavalidation.NameIsDNSSubdomain)
-	size := 0
-	for key, value := range secret.Data {
-		for _, msg := range validation.IsConfigMapKey(key) {
-			errs = append(errs, field.Invalid(field.NewPath("data").Key(key), key, msg))
-		}
-		size += len(value)
-	}
+	errs, size := dataKeys(field.NewPath("data"), secret.Data)
+	errs = append(kubeObjectMeta(&secret.ObjectMeta, true, metavalidation.NameIsDNSSubdomain), errs...)
 	if size > corev1.MaxSecretSize {
 		errs = append(errs, field.TooLong(field.NewPath("data"), "", corev1.MaxSecretSize))
 	}
 	return errs, nil
+}
+
+// dataKeys checks the keys of a ConfigMap's or Secret's data at p as upstream does (both take
+// ConfigMap keys), and returns the data's size in bytes.
+func dataKeys[V string | []byte](p *field.Path, data map[string]V) (errs field.ErrorList, size int) {
+	for key, value := range data {
+		for _, msg := range validation.IsConfigMapKey(key) {
+			errs = append(errs, field.Invalid(p.Key(key), key, msg))
+		}
+		size += len(value)
+	}
+	return errs, size
 }
