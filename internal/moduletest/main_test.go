@@ -78,11 +78,16 @@ func requireOwnCluster(t *testing.T) string {
 	return requireCluster(t)
 }
 
-// startCluster starts a local control plane with the namespace controller and Kueue, and what
-// extra asks.
+// startCluster starts a local control plane with clusterOptions(extra...).
 func startCluster(dir string, extra ...testcluster.Option) (*testcluster.Cluster, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return testcluster.Start(dir, append([]testcluster.Option{testcluster.WithControllers(), testcluster.WithKueue()}, extra...)...)
+	return testcluster.Start(dir, clusterOptions(extra...)...)
+}
+
+// clusterOptions are the package's control planes' options: the namespace controller and Kueue,
+// and what extra asks.
+func clusterOptions(extra ...testcluster.Option) []testcluster.Option {
+	return append([]testcluster.Option{testcluster.WithControllers(), testcluster.WithKueue()}, extra...)
 }

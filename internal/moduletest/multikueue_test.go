@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -123,45 +122,24 @@ type threeClusters struct {
 // manager first (its Kueue watches the workers).
 func startThree(t *testing.T) *threeClusters {
 	t.Helper()
-	opts := map[string][]testcluster.Option{
-		"manager": {testcluster.WithMultiKueue(testcluster.MultiKueue{WorkerLostTimeout: workerLost, GCInterval: 10 * time.Second}), testcluster.WithArgo()},
-		"east":    {testcluster.WithNodes()},
-		"west":    {testcluster.WithNodes()},
-	}
-	names := []string{"manager", "east", "west"}
-	mk := &threeClusters{t: t, clusters: map[string]*testcluster.Cluster{}}
-	errs := map[string]error{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	begin := time.Now()
-	for _, name := range names {
-		wg.Go(func() {
-			cl, err := startCluster(filepath.Join(t.TempDir(), name), opts[name]...)
-			mu.Lock()
-			defer mu.Unlock()
-			if cl != nil {
-				mk.clusters[name] = cl
+	clusters, err := testcluster.StartAll(t.TempDir(), map[string][]testcluster.Option{
+		"manager": clusterOptions(testcluster.WithMultiKueue(testcluster.MultiKueue{WorkerLostTimeout: workerLost, GCInterval: 10 * time.Second}), testcluster.WithArgo()),
+		"east":    clusterOptions(testcluster.WithNodes()),
+		"west":    clusterOptions(testcluster.WithNodes()),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"west", "east", "manager"} {
+		t.Cleanup(func() {
+			if err := clusters[name].Stop(); err != nil {
+				t.Errorf("stopping %s: %v", name, err)
 			}
-			errs[name] = err
 		})
 	}
-	wg.Wait()
-	for _, name := range slices.Backward(names) {
-		if cl := mk.clusters[name]; cl != nil {
-			t.Cleanup(func() {
-				if err := cl.Stop(); err != nil {
-					t.Errorf("stopping %s: %v", name, err)
-				}
-			})
-		}
-	}
-	for _, name := range names {
-		if errs[name] != nil {
-			t.Fatalf("starting %s: %v", name, errs[name])
-		}
-	}
 	t.Logf("three control planes started in %s", time.Since(begin).Round(100*time.Millisecond))
-	return mk
+	return &threeClusters{t: t, clusters: clusters}
 }
 
 // checkOutputs checks the example's outputs: every queue Active on every cluster (the manager's
@@ -243,14 +221,8 @@ func (mk *threeClusters) flavorNode(worker, flavor string) {
 		}
 		taints = append(taints, taint)
 	}
-	capacity := corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"), corev1.ResourceCPU: resource.MustParse("96"),
-		corev1.ResourceMemory: resource.MustParse("1Ti"), corev1.ResourcePods: resource.MustParse("110")}
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: worker + "-" + flavor, Labels: labels,
-			Annotations: map[string]string{testcluster.KWOKNodeAnnotation: "fake"}},
-		Spec:   corev1.NodeSpec{Taints: taints},
-		Status: corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
-	}
+	node := testcluster.KWOKNode(worker+"-"+flavor, labels, taints, corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("8"),
+		corev1.ResourceCPU: resource.MustParse("96"), corev1.ResourceMemory: resource.MustParse("1Ti")})
 	if _, err := kubernetes.NewForConfigOrDie(cl.Config).CoreV1().Nodes().Create(t.Context(), node, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

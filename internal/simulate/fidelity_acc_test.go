@@ -105,11 +105,7 @@ func TestAccFidelity_smallDayMatchesKueue(t *testing.T) {
 	if err := k.Create(ctx, in.LocalQueues[0].DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: "fidelity-gpu-node", Annotations: map[string]string{testcluster.KWOKNodeAnnotation: "fake"},
-			Labels: map[string]string{corev1.LabelHostname: "fidelity-gpu-node"}},
-		Status: corev1.NodeStatus{Allocatable: gpuNode(), Capacity: gpuNode()},
-	}
+	node := testcluster.KWOKNode("fidelity-gpu-node", map[string]string{corev1.LabelHostname: "fidelity-gpu-node"}, nil, gpuNode())
 	if _, err := core.Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}

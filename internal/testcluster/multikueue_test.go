@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,43 +46,24 @@ type multiKueue struct {
 // test ends.
 func startMultiKueue(t *testing.T) *multiKueue {
 	t.Helper()
-	names := []string{"manager", "worker-1", "worker-2"}
-	opts := map[string][]Option{
+	begin := time.Now()
+	started, err := StartAll(filepath.Join(clusterDir, "multikueue"), map[string][]Option{
 		"manager":  {WithMultiKueue(MultiKueue{WorkerLostTimeout: mkWorkerLost, GCInterval: 10 * time.Second})},
 		"worker-1": {WithKueue(), WithNodes()},
 		"worker-2": {WithKueue(), WithNodes()},
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	started := make(map[string]*Cluster, len(names))
-	errs := make(map[string]error, len(names))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	begin := time.Now()
-	for _, name := range names {
-		wg.Go(func() {
-			c, err := Start(filepath.Join(clusterDir, "multikueue-"+name), opts[name]...)
-			mu.Lock()
-			defer mu.Unlock()
-			started[name], errs[name] = c, err
-			t.Logf("%s ready after %s", name, time.Since(begin).Round(100*time.Millisecond))
+	// Cleanups run last in, first out: the manager stops first, as its Kueue watches the workers.
+	for _, name := range []string{"worker-2", "worker-1", "manager"} {
+		t.Cleanup(func() {
+			if err := started[name].Stop(); err != nil {
+				t.Errorf("stopping %s: %v", name, err)
+			}
 		})
 	}
-	wg.Wait()
-	// Cleanups run last in, first out: the manager stops first, as its Kueue watches the workers.
-	for _, name := range slices.Backward(names) {
-		if c := started[name]; c != nil {
-			t.Cleanup(func() {
-				if err := c.Stop(); err != nil {
-					t.Errorf("stopping %s: %v", name, err)
-				}
-			})
-		}
-	}
-	for _, name := range names {
-		if errs[name] != nil {
-			t.Fatalf("starting %s: %v", name, errs[name])
-		}
-	}
-	t.Logf("three control planes with Kueue started in %s; logs under %s/multikueue-*", time.Since(begin).Round(100*time.Millisecond), clusterDir)
+	t.Logf("three control planes with Kueue started in %s; logs under %s/multikueue", time.Since(begin).Round(100*time.Millisecond), clusterDir)
 	return &multiKueue{manager: started["manager"], workers: map[string]*Cluster{"worker-1": started["worker-1"], "worker-2": started["worker-2"]}}
 }
 

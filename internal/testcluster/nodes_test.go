@@ -179,13 +179,7 @@ func waitPod(t *testing.T, c *Cluster, ns, name string, phase corev1.PodPhase) *
 func kwokNode(t *testing.T, c *Cluster, name string, capacity corev1.ResourceList) {
 	t.Helper()
 	nodes := kubernetes.NewForConfigOrDie(c.Config).CoreV1().Nodes()
-	capacity = capacity.DeepCopy()
-	capacity[corev1.ResourcePods] = resource.MustParse("110")
-	node := &corev1.Node{
-		ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{KWOKNodeAnnotation: "fake"}},
-		Status:     corev1.NodeStatus{Capacity: capacity, Allocatable: capacity},
-	}
-	if _, err := nodes.Create(context.Background(), node, metav1.CreateOptions{}); err != nil {
+	if _, err := nodes.Create(context.Background(), KWOKNode(name, nil, nil, capacity), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = nodes.Delete(context.Background(), name, metav1.DeleteOptions{}) })
