@@ -138,6 +138,12 @@ build() {
 	bin=$(path_of "$name")
 	dir=$(dirname "$bin")
 	[ -x "$bin" ] && return 0
+	# One build of a tool at a time: test binaries, helpers and make targets may ask at once.
+	mkdir -p "$TOOLS_DIR"
+	local lock
+	exec {lock}>"$TOOLS_DIR/.$name.lock"
+	flock "$lock"
+	[ -x "$bin" ] && { exec {lock}>&-; return 0; }
 	check_pin "$name"
 	echo "building $name ${version[$name]} (once; cached in $dir)" >&2
 	local start=$SECONDS
@@ -147,6 +153,7 @@ build() {
 	[ -x "$dir.tmp/$name" ] || mv "$dir.tmp"/* "$dir.tmp/$name"
 	rm -rf "$dir" && mv "$dir.tmp" "$dir"
 	echo "built $name ${version[$name]} in $((SECONDS - start))s" >&2
+	exec {lock}>&-
 }
 
 case ${1:-all} in
