@@ -18,7 +18,7 @@ import (
 // reports every resource's errors, but stops before planning when any fails validation), and the
 // bases alone must plan cleanly, so that each refusal is the mutation's.
 func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
-	requireCluster(t) // only for TF_ACC and the CLI; the cluster is never called
+	requireCLI(t)
 	host, requests := acctest.UnreachableCluster(t)
 
 	var kinds []string
