@@ -43,12 +43,15 @@ type run struct {
 	starts map[string]time.Time
 	// output keeps each test's and package's last lines, for the report of a failure.
 	output map[testKey]*tail
+	// running are the tests that started and have not ended: when their package fails, they are
+	// what a timeout or a panic stopped.
+	running map[testKey]bool
 	// other holds lines that were not events (build errors, the go command's own messages).
 	other *tail
 }
 
 func newRun(label string) *run {
-	return &run{label: label, starts: map[string]time.Time{}, output: map[testKey]*tail{}, other: newTail(200)}
+	return &run{label: label, starts: map[string]time.Time{}, output: map[testKey]*tail{}, running: map[testKey]bool{}, other: newTail(200)}
 }
 
 // readEvents feeds every line of r to the run, calling onResult for each test or package that
@@ -84,6 +87,8 @@ func (rn *run) add(e event) (result, bool) {
 	switch e.Action {
 	case "start":
 		rn.starts[e.Package] = e.Time
+	case "run":
+		rn.running[key] = true
 	case "output", "build-output":
 		t := rn.output[key]
 		if t == nil {
@@ -92,6 +97,7 @@ func (rn *run) add(e event) (result, bool) {
 		}
 		t.add(strings.TrimSuffix(e.Output, "\n"))
 	case "pass", "fail", "skip":
+		delete(rn.running, key)
 		r := result{key: key, action: e.Action, elapsed: time.Duration(e.Elapsed * float64(time.Second)), started: rn.starts[e.Package]}
 		if e.Test == "" {
 			rn.packages = append(rn.packages, r)

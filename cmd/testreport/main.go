@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -129,17 +130,34 @@ func (rn *run) printFailures(out io.Writer) bool {
 		}
 	}
 	for _, r := range rn.packages {
-		if r.action == "fail" {
-			header()
-			fmt.Fprintf(out, "=== output of package %s\n", r.key.pkg)
-			printLines(out, rn.output[r.key])
+		if r.action != "fail" {
+			continue
 		}
+		header()
+		for _, k := range rn.unfinished(r.key.pkg) {
+			fmt.Fprintf(out, "=== output of %s (%s), which never ended\n", k.test, k.pkg)
+			printLines(out, rn.output[k])
+		}
+		fmt.Fprintf(out, "=== output of package %s\n", r.key.pkg)
+		printLines(out, rn.output[r.key])
 	}
 	if failed && len(rn.other.all()) > 0 {
 		fmt.Fprintln(out, "=== other output of go test")
 		printLines(out, rn.other)
 	}
 	return failed
+}
+
+// unfinished are the package's tests that started and never ended, in name order.
+func (rn *run) unfinished(pkg string) []testKey {
+	var keys []testKey
+	for k := range rn.running {
+		if k.pkg == pkg {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b testKey) int { return strings.Compare(a.test, b.test) })
+	return keys
 }
 
 func printLines(out io.Writer, t *tail) {

@@ -34,6 +34,7 @@ func writeSkips(t *testing.T, lines string) string {
 func TestStream(t *testing.T) {
 	passing := goTestJSON(t)
 	failing := goTestJSON(t, "FIXTURE_FAIL=1")
+	hanging := goTestJSON(t, "FIXTURE_HANG=1", "GOFLAGS=-timeout=2s")
 	allowBoth := writeSkips(t, "# comment\nfixture TestSkipsWithAReason the fixture's own skip\n* TestSubtests/allowed a subtest, from any package\n")
 	allowOne := writeSkips(t, "fixture TestSubtests/.* only the subtests\n")
 	for _, tc := range []struct {
@@ -43,10 +44,11 @@ func TestStream(t *testing.T) {
 		status int
 		want   []string
 	}{
-		{"all pass, skips allowed", passing, allowBoth, 0, []string{"--- PASS: TestPasses", "ok   fixture", "x: 4 passed, 0 failed, 2 skipped (0 not on the allow-list)"}},
-		{"no allow-list checks nothing", passing, "", 0, []string{"x: 4 passed, 0 failed, 2 skipped (0 not on the allow-list)"}},
+		{"all pass, skips allowed", passing, allowBoth, 0, []string{"--- PASS: TestPasses", "ok   fixture", "x: 5 passed, 0 failed, 2 skipped (0 not on the allow-list)"}},
+		{"no allow-list checks nothing", passing, "", 0, []string{"x: 5 passed, 0 failed, 2 skipped (0 not on the allow-list)"}},
 		{"a skip not on the list fails", passing, allowOne, 1, []string{"skips not on the allow-list", "fixture TestSkipsWithAReason:", "the reason it skips", "(1 not on the allow-list)"}},
-		{"a failure fails and shows its output", failing, allowBoth, 1, []string{"--- FAIL: TestFailsWhenAsked", "=== output of TestFailsWhenAsked (fixture)", "a line before the failure", "asked to fail", "FAIL fixture", "x: 3 passed, 1 failed, 2 skipped"}},
+		{"a failure fails and shows its output", failing, allowBoth, 1, []string{"--- FAIL: TestFailsWhenAsked", "=== output of TestFailsWhenAsked (fixture)", "a line before the failure", "asked to fail", "FAIL fixture", "x: 4 passed, 1 failed, 2 skipped"}},
+		{"a timeout shows the test that never ended", hanging, allowBoth, 1, []string{"=== output of TestHangsWhenAsked (fixture), which never ended", "a line before the hang", "panic: test timed out", "FAIL fixture"}},
 		{"nothing ran", []byte("no Go files\n"), "", 1, []string{"no Go files", "no package ran"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
