@@ -48,6 +48,8 @@ type run struct {
 	running map[testKey]bool
 	// other holds lines that were not events (build errors, the go command's own messages).
 	other *tail
+	// unexpectedSkips counts the skips the allow-list did not allow (report sets it).
+	unexpectedSkips int
 }
 
 func newRun(label string) *run {
@@ -66,19 +68,25 @@ func (rn *run) readEvents(r io.Reader, raw io.Writer, onResult func(result)) err
 				return err
 			}
 		}
-		var e event
-		if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil || e.Action == "" {
-			rn.other.add(string(line))
-			if onResult != nil && len(line) > 0 {
-				onResult(result{action: "other", key: testKey{test: string(line)}})
-			}
-			continue
-		}
-		if r, ok := rn.add(e); ok && onResult != nil {
-			onResult(r)
-		}
+		rn.addLine(line, onResult)
 	}
 	return sc.Err()
+}
+
+// addLine records one line of the stream: an event, or a line that is not one (build errors, the
+// go command's own messages).
+func (rn *run) addLine(line []byte, onResult func(result)) {
+	var e event
+	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &e) != nil || e.Action == "" {
+		rn.other.add(string(line))
+		if onResult != nil && len(line) > 0 {
+			onResult(result{action: "other", key: testKey{test: string(line)}})
+		}
+		return
+	}
+	if r, ok := rn.add(e); ok && onResult != nil {
+		onResult(r)
+	}
 }
 
 // add records one event and returns the result it ends, if any.

@@ -10,6 +10,13 @@
 //	testreport times .cache/test-*.json
 //
 // prints the wall time of each test package and the slowest tests of each log, side by side.
+//
+//	testreport run -spec runs.txt -p 4 -skips internal/acctest/allowed_skips.txt
+//
+// runs several runs of tests (e.g. the whole suite on one CLI, a compatibility suite on another)
+// as go test would, but with each package's test binary built once for all of them and every
+// run's binaries in one pool, the slowest packages first; it reports as above, per run, and keeps
+// each run's stream in .cache/test-<label>.json.
 package main
 
 import (
@@ -24,8 +31,13 @@ import (
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "times" {
-		os.Exit(times(os.Stdout, os.Args[2:]))
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "times":
+			os.Exit(times(os.Stdout, os.Args[2:]))
+		case "run":
+			os.Exit(runTests(os.Args[2:], os.Stdout))
+		}
 	}
 	label := flag.String("label", "", "the run's name in the closing lines (e.g. the CLI)")
 	logPath := flag.String("log", "", "where to keep the whole `go test -json` stream")
@@ -36,21 +48,14 @@ func main() {
 }
 
 func stream(in io.Reader, out io.Writer, label, logPath, skipsPath string, slowest int) int {
-	var skips []allowedSkip
-	if skipsPath != "" {
-		var err error
-		if skips, err = readAllowedSkips(skipsPath); err != nil {
-			fmt.Fprintln(out, "testreport:", err)
-			return 2
-		}
+	skips, err := loadSkips(skipsPath)
+	if err != nil {
+		fmt.Fprintln(out, "testreport:", err)
+		return 2
 	}
 	var raw io.Writer
 	if logPath != "" {
-		if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-			fmt.Fprintln(out, "testreport:", err)
-			return 2
-		}
-		f, err := os.Create(logPath)
+		f, err := createLog(logPath)
 		if err != nil {
 			fmt.Fprintln(out, "testreport:", err)
 			return 2
@@ -60,55 +65,105 @@ func stream(in io.Reader, out io.Writer, label, logPath, skipsPath string, slowe
 	}
 	start := time.Now()
 	rn := newRun(label)
-	err := rn.readEvents(in, raw, func(r result) { printProgress(out, r) })
-	if err != nil {
+	if err := rn.readEvents(in, raw, func(r result) { printProgress(out, "", r) }); err != nil {
 		fmt.Fprintln(out, "testreport: reading go test's output:", err)
 		return 2
 	}
-	failed := rn.printFailures(out)
-	var unexpected []result
-	for _, r := range rn.tests {
-		if r.action == "skip" && skipsPath != "" && !allowed(skips, r) {
-			unexpected = append(unexpected, r)
-		}
+	return report(out, []*run{rn}, skips, slowest, time.Since(start))
+}
+
+// loadSkips reads the allow-list at path; an empty path checks no skip (nil).
+func loadSkips(path string) (*skipList, error) {
+	if path == "" {
+		return nil, nil
 	}
-	if len(unexpected) > 0 {
-		fmt.Fprintf(out, "--- skips not on the allow-list (%s): each one hides a test that did not run ---\n", skipsPath)
-		for _, r := range unexpected {
-			fmt.Fprintf(out, "%s %s: %s\n", r.key.pkg, r.key.test, strings.Join(skipReason(rn, r.key), " "))
+	list, err := readAllowedSkips(path)
+	if err != nil {
+		return nil, err
+	}
+	return &skipList{path: path, list: list}, nil
+}
+
+// skipList is an allow-list and the file it came from.
+type skipList struct {
+	path string
+	list []allowedSkip
+}
+
+func createLog(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
+}
+
+// report prints, for the runs, each failure's output and each skip the list does not allow, the
+// packages' wall times side by side, each run's slowest tests and its closing lines; it returns
+// the exit status: 1 when a run failed, skipped what the list does not allow, or ran nothing.
+func report(out io.Writer, runs []*run, skips *skipList, slowest int, took time.Duration) int {
+	status := 0
+	for _, rn := range runs {
+		if rn.printFailures(out) {
+			status = 1
+		}
+		if skips == nil {
+			continue
+		}
+		var unexpected []result
+		for _, r := range rn.tests {
+			if r.action == "skip" && !allowed(skips.list, r) {
+				unexpected = append(unexpected, r)
+			}
+		}
+		rn.unexpectedSkips = len(unexpected)
+		if len(unexpected) > 0 {
+			status = 1
+			fmt.Fprintf(out, "--- %sskips not on the allow-list (%s): each one hides a test that did not run ---\n", prefix(rn.label), skips.path)
+			for _, r := range unexpected {
+				fmt.Fprintf(out, "%s %s: %s\n", r.key.pkg, r.key.test, strings.Join(skipReason(rn, r.key), " "))
+			}
 		}
 	}
 	fmt.Fprintln(out)
-	printPackageTimes(out, []*run{rn})
-	printSlowest(out, rn, slowest)
-	prefix := ""
-	if label != "" {
-		prefix = label + ": "
+	printPackageTimes(out, runs)
+	for _, rn := range runs {
+		printSlowest(out, rn, slowest)
 	}
-	p, f, s := rn.counts()
-	fmt.Fprintf(out, "%sgo test took %s\n", prefix, time.Since(start).Round(time.Second))
-	fmt.Fprintf(out, "%s%d passed, %d failed, %d skipped (%d not on the allow-list)\n", prefix, p, f, s, len(unexpected))
-	switch {
-	case failed || f > 0:
-		return 1
-	case len(unexpected) > 0:
-		return 1
-	case len(rn.packages) == 0:
-		fmt.Fprintln(out, "testreport: no package ran")
-		return 1
+	fmt.Fprintln(out)
+	for _, rn := range runs {
+		p, f, s := rn.counts()
+		fmt.Fprintf(out, "%s%d passed, %d failed, %d skipped (%d not on the allow-list)\n", prefix(rn.label), p, f, s, rn.unexpectedSkips)
+		if f > 0 {
+			status = 1
+		}
+		if len(rn.packages) == 0 {
+			fmt.Fprintf(out, "%sno package ran\n", prefix(rn.label))
+			status = 1
+		}
 	}
-	return 0
+	fmt.Fprintf(out, "tests took %s\n", took.Round(time.Second))
+	return status
 }
 
-func printProgress(out io.Writer, r result) {
+// prefix is "<label>: ", or nothing for a run without a label.
+func prefix(label string) string {
+	if label == "" {
+		return ""
+	}
+	return label + ": "
+}
+
+// printProgress prints a line for a package or a top-level test that ended, and for any failure,
+// each after tag (the run's label in brackets, when several runs share the output).
+func printProgress(out io.Writer, tag string, r result) {
 	switch {
 	case r.action == "other":
-		fmt.Fprintln(out, r.key.test)
+		fmt.Fprintln(out, tag+r.key.test)
 	case r.key.test == "":
 		status := map[string]string{"pass": "ok  ", "fail": "FAIL", "skip": "ok  "}[r.action]
-		fmt.Fprintf(out, "%s %s %.1fs\n", status, r.key.pkg, r.elapsed.Seconds())
+		fmt.Fprintf(out, "%s%s %s %.1fs\n", tag, status, r.key.pkg, r.elapsed.Seconds())
 	case r.topLevel() || r.action == "fail":
-		fmt.Fprintf(out, "--- %s: %s (%.2fs)\n", strings.ToUpper(r.action), r.key.test, r.elapsed.Seconds())
+		fmt.Fprintf(out, "%s--- %s: %s (%.2fs)\n", tag, strings.ToUpper(r.action), r.key.test, r.elapsed.Seconds())
 	}
 }
 
@@ -118,7 +173,7 @@ func (rn *run) printFailures(out io.Writer) bool {
 	failed := false
 	header := func() {
 		if !failed {
-			fmt.Fprintln(out, "--- output of failures ---")
+			fmt.Fprintf(out, "--- %soutput of failures ---\n", prefix(rn.label))
 		}
 		failed = true
 	}
@@ -142,7 +197,7 @@ func (rn *run) printFailures(out io.Writer) bool {
 		printLines(out, rn.output[r.key])
 	}
 	if failed && len(rn.other.all()) > 0 {
-		fmt.Fprintln(out, "=== other output of go test")
+		fmt.Fprintf(out, "=== %sother output of go test\n", prefix(rn.label))
 		printLines(out, rn.other)
 	}
 	return failed

@@ -87,3 +87,35 @@ func TestTimes(t *testing.T) {
 		}
 	}
 }
+
+// Two runs of the fixture package share one test binary and one pool, each with its own
+// environment, flags, report and log.
+func TestRun(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "runs.txt")
+	if err := os.WriteFile(spec, []byte("# two runs\n"+
+		"failing\tFIXTURE_FAIL=1\t-test.run=^TestFailsWhenAsked$\t.\n"+
+		"passing\t-\t-test.run=^(TestPasses|TestSubtests)$ -test.count=1\t./...\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("testdata/fixture")
+	var out bytes.Buffer
+	status := runTests([]string{"-spec", spec, "-p", "2", "-logs", dir, "-bin", filepath.Join(dir, "bin"), "-skips", writeSkips(t, "fixture TestSubtests/allowed the fixture's\n")}, &out)
+	if status != 1 {
+		t.Errorf("status %d, want 1 (one run fails):\n%s", status, out.String())
+	}
+	for _, w := range []string{"[failing] --- FAIL: TestFailsWhenAsked", "[passing] --- PASS: TestPasses", "asked to fail",
+		"failing (s)", "passing (s)", "failing: 0 passed, 1 failed, 0 skipped", "passing: 3 passed, 0 failed, 1 skipped (0 not on the allow-list)"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the report lacks %q:\n%s", w, out.String())
+		}
+	}
+	if bins, _ := filepath.Glob(filepath.Join(dir, "bin", "*.test")); len(bins) != 1 {
+		t.Errorf("test binaries %v, want one built for both runs", bins)
+	}
+	for _, label := range []string{"failing", "passing"} {
+		if data, err := os.ReadFile(filepath.Join(dir, "test-"+label+".json")); err != nil || !bytes.Contains(data, []byte(`"Action":"start"`)) {
+			t.Errorf("the log of %s holds no stream (%v)", label, err)
+		}
+	}
+}

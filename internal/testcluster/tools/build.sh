@@ -5,6 +5,8 @@
 #
 #   build.sh [all]        the tools `make test` needs
 #   build.sh NAME...      the named tools
+#   build.sh -j N NAME... the named tools, N builds at a time (the go command leaves a core idle in
+#                         its serial phases: links, downloads)
 #   build.sh path NAME    build NAME if needed and print its path
 #   build.sh find NAME    the path of NAME on PATH when its version is one the project is tested
 #                         with (terraform, tofu, kubectl: see on_path_range), else as `path`;
@@ -200,7 +202,20 @@ build() {
 	exec {lock}>&-
 }
 
+# build_parallel N NAME...: each tool in a background build, N at a time; fails when one failed.
+build_parallel() {
+	local n=$1 status=0
+	shift
+	for t in "$@"; do
+		while (($(jobs -rp | wc -l) >= n)); do wait -n || status=1; done
+		build "$t" &
+	done
+	while (($(jobs -rp | wc -l) > 0)); do wait -n || status=1; done
+	return $status
+}
+
 case ${1:-all} in
+-j) shift; n=$1; shift; build_parallel "$n" "$@" ;;
 all) for t in terraform tofu etcd kube-apiserver kube-controller-manager kube-scheduler kueue argo argo4 kwok karpenter-kwok promtool controller-gen golangci-lint tfplugindocs terraform-docs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
 find) find_tool "$2" ;;
