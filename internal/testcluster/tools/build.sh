@@ -10,7 +10,7 @@
 #   build.sh path NAME    build NAME if needed and print its path
 #   build.sh find NAME    the path of NAME on PATH when its version is one the project is tested
 #                         with (terraform, tofu, kubectl: see on_path_range), else as `path`;
-#                         says on stderr which it took
+#                         says on stderr which it took; NAME-VERSION is the pinned build only
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -67,8 +67,16 @@ version_on_path() {
 }
 
 # find prints the path of the CLI on PATH if its version is in on_path_range, else builds it.
+# NAME-VERSION (terraform-1.8.5) asks for the pinned build itself, and only that version.
 find_tool() {
 	local name=$1 path v lo hi
+	if [[ $name =~ ^(.+)-([0-9]+\.[0-9]+\.[0-9]+)$ ]]; then
+		name=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		[ "${version[$name]:-}" = "$v" ] || { echo "$1: build.sh pins ${name} ${version[$name]:-(not a tool)}" >&2; return 2; }
+		build "$name" && path_of "$name"
+		return
+	fi
+	[ -n "${version[$name]:-}" ] || { echo "unknown tool: $name (known: ${!version[*]})" >&2; return 2; }
 	if [ -n "${on_path_range[$name]:-}" ] && path=$(command -v "$name") && v=$(version_on_path "$name") && [ -n "$v" ]; then
 		read -r lo hi <<<"${on_path_range[$name]}"
 		if minor_at_least "$v" "$lo" && minor_at_least "$hi" "$v"; then
