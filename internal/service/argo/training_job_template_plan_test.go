@@ -40,11 +40,11 @@ func TestAccTrainingJobTemplate_refusedAtPlan(t *testing.T) {
 		"checkpoint env in env": {"env = { CHECKPOINT_DIR = \"/tmp\" }\ncheckpoint = { uri = \"s3://c\" }",
 			`"CHECKPOINT_DIR" carries the checkpoint path`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.PlanWithoutAPICalls(t, func(host string) string { return minimalConfig(host, ns, tc.body) }, acctest.Words(tc.want))
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return minimalConfig(host, ns, tc.body) }, Want: acctest.Words(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 	t.Run("valid", func(t *testing.T) {
 		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return minimalConfig(host, ns, `args = ["--lr={{workflow.parameters.lr}}"]

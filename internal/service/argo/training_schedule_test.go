@@ -221,11 +221,11 @@ func TestAccTrainingSchedule_refusedAtPlan(t *testing.T) {
 		"name too long": {"schedules = [\"@daily\"]\nname = \"" + longName + "\"",
 			`Attribute name string length must be at most 52`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.PlanWithoutAPICalls(t, func(host string) string { return planScheduleConfig(host, ns, tc.body) }, acctest.Words(tc.want))
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return planScheduleConfig(host, ns, tc.body) }, Want: acctest.Words(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 	t.Run("valid", func(t *testing.T) {
 		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return planScheduleConfig(host, ns, "schedules = [\"0 2 * * 1-5\", \"@every 6h\"]\nstarting_deadline = \"30m\"")

@@ -21,20 +21,21 @@ func nested(t *testing.T, obj *unstructured.Unstructured, path ...string) any {
 	return v
 }
 
-// refuseAtPlan runs each config (given the provider block for an unreachable cluster) and expects
-// a plan error matching want, with no API request. It runs Terraform, so only with TF_ACC (as
-// resource.Test does), though it needs no cluster.
+// refuseAtPlan plans each config (given the provider block for an unreachable cluster) and
+// expects a plan error matching want, with no API request (acctest.PlanCases: one plan for all).
 func refuseAtPlan(t *testing.T, cases map[string]struct {
 	config func(provider string) string
 	want   string
 }) {
+	t.Helper()
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.PlanWithoutAPICalls(t, func(host string) string {
-				return tc.config(acctest.ProviderBlock(host))
-			}, regexp.MustCompile(tc.want))
-		})
+		all[name] = acctest.PlanCase{
+			Config: func(host string) string { return tc.config(acctest.ProviderBlock(host)) },
+			Want:   regexp.MustCompile(tc.want),
+		}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // editSpec changes one field with an update, as `kubectl edit` does.

@@ -186,22 +186,21 @@ func TestAdmissionCheck_invalidInputFailsAtPlan(t *testing.T) {
 		"duplicate selector key": {"", `pod_set_updates = { node_selector = [{ key = "a", value_from_provisioning_class_detail = "x" },
     { key = "a", value_from_provisioning_class_detail = "y" }] }`, `pod_set_updates.node_selector\[1\].*Duplicate value`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string {
-				config := acctest.ProviderBlock(host, acctest.CostCentreDefault)
-				if tc.ac != "" {
-					config += fmt.Sprintf("resource \"mlplatform_admission_check\" \"test\" {\n  name = \"prov\"\n  %s\n}\n", tc.ac)
+		all[name] = acctest.PlanCase{Config: func(host string) string {
+			config := acctest.ProviderBlock(host, acctest.CostCentreDefault)
+			if tc.ac != "" {
+				config += fmt.Sprintf("resource \"mlplatform_admission_check\" \"test\" {\n  name = \"prov\"\n  %s\n}\n", tc.ac)
+			}
+			if tc.prc != "" {
+				if !strings.HasPrefix(tc.prc, "provisioning_class_name") {
+					tc.prc = "provisioning_class_name = \"check-capacity.autoscaling.x-k8s.io\"\n  " + tc.prc
 				}
-				if tc.prc != "" {
-					if !strings.HasPrefix(tc.prc, "provisioning_class_name") {
-						tc.prc = "provisioning_class_name = \"check-capacity.autoscaling.x-k8s.io\"\n  " + tc.prc
-					}
-					config += fmt.Sprintf("resource \"mlplatform_provisioning_request_config\" \"test\" {\n  name = \"prov\"\n  %s\n}\n", tc.prc)
-				}
-				return config
-			}, "(?s)"+tc.want)
-		})
+				config += fmt.Sprintf("resource \"mlplatform_provisioning_request_config\" \"test\" {\n  name = \"prov\"\n  %s\n}\n", tc.prc)
+			}
+			return config
+		}, Want: acctest.Wrapped("(?s)" + tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

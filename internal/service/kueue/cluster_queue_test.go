@@ -292,10 +292,9 @@ func TestClusterQueue_invalidInputFailsAtPlan(t *testing.T) {
 		"check name too long": {"q", fmt.Sprintf(`admission_checks_strategy = [{ name = %q }]`, strings.Repeat("a", 317)),
 			`Attribute admission_checks_strategy\[0\]\.name: spec\.admissionChecksStrategy\.admissionChecks\[0\]\.name: Too long: may not be more than 316`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string { return cqConfig(host, tc.name, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return cqConfig(host, tc.name, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

@@ -127,10 +127,9 @@ func TestLocalQueue_invalidInputFailsAtPlan(t *testing.T) {
 		"bad stop policy":   {"research", "q", "cluster_queue = \"cq\"\nstop_policy = \"Drain\"", `Attribute stop_policy value must be one of`},
 		"bad weight":        {"research", "q", "cluster_queue = \"cq\"\nfair_sharing_weight = \"-1\"", `fair_sharing_weight`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string { return lqConfig(host, tc.ns, tc.name, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return lqConfig(host, tc.ns, tc.name, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

@@ -291,19 +291,18 @@ func TestMultiKueue_invalidInputFailsAtPlan(t *testing.T) {
 		"duplicate cluster": {source: good, extra: `clusters = ["w", "w"]`, want: `Attribute clusters.*must be unique`},
 		"no cluster":        {source: good, extra: `clusters = []`, want: `Attribute clusters: spec.clusters: Required value`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string {
-				config := acctest.ProviderBlock(host, acctest.CostCentreDefault) +
-					fmt.Sprintf("resource \"mlplatform_multikueue_cluster\" \"test\" {\n  name = \"w\"\n%s\n}\n", tc.source)
-				if tc.extra != "" {
-					config += fmt.Sprintf("resource \"mlplatform_multikueue_config\" \"test\" {\n  name = \"w\"\n  %s\n}\n", tc.extra)
-				}
-				return config
-			}, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string {
+			config := acctest.ProviderBlock(host, acctest.CostCentreDefault) +
+				fmt.Sprintf("resource \"mlplatform_multikueue_cluster\" \"test\" {\n  name = \"w\"\n%s\n}\n", tc.source)
+			if tc.extra != "" {
+				config += fmt.Sprintf("resource \"mlplatform_multikueue_config\" \"test\" {\n  name = \"w\"\n  %s\n}\n", tc.extra)
+			}
+			return config
+		}, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // Kueue's own checks keep a multikueue check without a MultiKueueConfig inactive: refused at plan.
@@ -314,15 +313,14 @@ func TestAdmissionCheck_multiKueueParametersAtPlan(t *testing.T) {
 		"wrong group": {`parameters = { api_group = "example.com", kind = "MultiKueueConfig", name = "w" }`,
 			`With "example.com" Kueue keeps the check inactive \("wrong group"\)`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string {
-				return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(
-					"resource \"mlplatform_admission_check\" \"test\" {\n  name = \"w\"\n  controller_name = \"kueue.x-k8s.io/multikueue\"\n  %s\n}\n", tc.params)
-			}, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string {
+			return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf(
+				"resource \"mlplatform_admission_check\" \"test\" {\n  name = \"w\"\n  controller_name = \"kueue.x-k8s.io/multikueue\"\n  %s\n}\n", tc.params)
+		}, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // validKubeconfig is a kubeconfig MultiKueue accepts, with extra added to its cluster.

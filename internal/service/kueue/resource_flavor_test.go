@@ -217,17 +217,11 @@ func TestResourceFlavor_invalidInputFailsAtPlan(t *testing.T) {
 		"Exists with value":   {"f", `tolerations = [{ key = "a", operator = "Exists", value = "x" }]`, `Attribute tolerations\[0\]\.value must be empty`},
 		"topology, no labels": {"f", `topology_name = "default"`, `Attribute\s+topology_name:\s+spec:\s+Invalid\s+value:[\s\S]*?at\s+least\s+one\s+nodeLabel\s+is\s+required\s+when\s+topology\s+is\s+set`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
-				return []resource.TestStep{{
-					Config:      flavorConfigWith(fmt.Sprintf("host = %q", host), tc.name, tc.body),
-					PlanOnly:    true,
-					ExpectError: regexp.MustCompile(tc.want),
-				}}
-			})
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return flavorConfigWith(fmt.Sprintf("host = %q", host), tc.name, tc.body) }, Want: regexp.MustCompile(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // A plan that only creates objects needs no reachable cluster.

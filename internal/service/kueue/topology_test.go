@@ -125,7 +125,7 @@ func TestTopology_invalidInputFailsAtPlan(t *testing.T) {
 	for i := range seventeen {
 		seventeen[i] = fmt.Sprintf("example.com/level-%d", i)
 	}
-	for name, tc := range map[string]struct {
+	cases := map[string]struct {
 		levels []string
 		want   string
 	}{
@@ -135,11 +135,10 @@ func TestTopology_invalidInputFailsAtPlan(t *testing.T) {
 		"hostname not last":  {[]string{"kubernetes.io/hostname", "topology.kubernetes.io/zone"}, `kubernetes.io/hostname can only be the last`},
 		"not a label key":    {[]string{"Bad Label"}, `levels\[0\]`},
 		"prefix not a label": {[]string{"Example.COM/x"}, `levels\[0\]`},
-	} {
-		t.Run(name, func(t *testing.T) {
-			acctest.RefusedAtPlan(t, func(host string) string {
-				return topologyConfig(host, "t", tc.levels, false)
-			}, tc.want)
-		})
 	}
+	all := map[string]acctest.PlanCase{}
+	for name, tc := range cases {
+		all[name] = acctest.PlanCase{Config: func(host string) string { return topologyConfig(host, "t", tc.levels, false) }, Want: acctest.Wrapped(tc.want)}
+	}
+	acctest.PlanCases(t, all)
 }

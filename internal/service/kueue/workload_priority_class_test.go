@@ -95,10 +95,9 @@ func TestWorkloadPriorityClass_invalidInputFailsAtPlan(t *testing.T) {
 		"no value":             {"high", "", `The argument "value" is required`},
 		"description too long": {"high", fmt.Sprintf("value = 1\ndescription = %q", strings.Repeat("x", 2049)), `Attribute description: description: Too long: may not be more than 2048 bytes`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			acctest.RefusedAtPlan(t, func(host string) string { return wpcConfig(host, tc.name, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return wpcConfig(host, tc.name, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

@@ -268,13 +268,13 @@ func TestAccGPUBillingRules_refusedAtPlan(t *testing.T) {
 		"memory ratio": {pool("a100", "a100-spot", "nvidia.com/gpu") + "\ngpu_memory_alert_ratio = 95",
 			`Attribute gpu_memory_alert_ratio value must be between 0.000000 and 1.000000, got: 95.000000`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			planAgainstUnreachable(t, func(host string) string {
-				return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf("resource \"mlplatform_gpu_billing_rules\" \"test\" {\n  name = \"gpu-billing\"\n  %s\n}\n", tc.body)
-			}, words(tc.want))
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string {
+			return acctest.ProviderBlock(host, acctest.CostCentreDefault) + fmt.Sprintf("resource \"mlplatform_gpu_billing_rules\" \"test\" {\n  name = \"gpu-billing\"\n  %s\n}\n", tc.body)
+		}, Want: words(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // A real GPU node pool's supplies go straight into pools; the plan knows the rules, and makes no

@@ -229,14 +229,6 @@ func TestAccGPUDashboard_refusesAForeignConfigMap(t *testing.T) {
 	})
 }
 
-// dashboardRefusedAtPlan checks that the plan fails matching want (each space matches any
-// whitespace, as Terraform wraps), with no API call.
-func dashboardRefusedAtPlan(t *testing.T, body, want string) {
-	t.Helper()
-	acctest.PlanWithoutAPICalls(t, func(host string) string { return dashboardConfig(host, body) },
-		regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`)))
-}
-
 func TestGPUDashboard_invalidInputFailsAtPlan(t *testing.T) {
 	cases := map[string]struct{ body, want string }{
 		"uid too long": {`dashboard_uid = "` + strings.Repeat("g", 41) + `"`,
@@ -263,12 +255,11 @@ func TestGPUDashboard_invalidInputFailsAtPlan(t *testing.T) {
 		"computed dashboard":  {`dashboard_json = "{}"`, `Invalid Configuration for Read-Only Attribute`},
 		"reserved annotation": {`annotations = { "mlplatform.io/owner" = "x" }`, `Attribute annotations`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			dashboardRefusedAtPlan(t, tc.body, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return dashboardConfig(host, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // The defaults plan with no cluster at all: name, namespace, uid and the dashboard are known at

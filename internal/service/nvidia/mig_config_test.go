@@ -294,11 +294,11 @@ func TestMigConfig_invalidInputFailsAtPlan(t *testing.T) {
 		"bad label name": {`mig_configs = { "my config" = { entries = [{ mig_enabled = false }] } }`, `"my config" is not a valid Kubernetes label value`},
 		"bad namespace":  {`namespace = "GPU"` + "\n" + entry(`{ mig_enabled = false }`), `Attribute namespace: "GPU" is not a valid`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.RefusedAtPlan(t, func(host string) string { return migConfig(host, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return migConfig(host, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }
 
 // A plan that only creates the ConfigMap needs no reachable cluster; it has the GPU Operator's

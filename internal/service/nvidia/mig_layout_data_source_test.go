@@ -111,9 +111,9 @@ func TestMigLayoutDataSource_invalidInputFailsAtPlan(t *testing.T) {
 		"instance and count": {`instance_type = "p5.48xlarge"` + "\n" + `gpus_per_node = 8` + "\n" + `config = "all-disabled"`, `cannot be configured together`},
 		"bad strategy":       {`gpu = "h100"` + "\n" + `config = "all-disabled"` + "\n" + `strategy = "none"`, `value must be one of`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.RefusedAtPlan(t, func(host string) string { return layoutConfig(host, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return layoutConfig(host, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

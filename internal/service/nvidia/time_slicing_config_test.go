@@ -300,9 +300,9 @@ func TestTimeSlicingConfig_invalidInputFailsAtPlan(t *testing.T) {
 		"bad device list strategy":  {cfg(`plugin = { device_list_strategy = ["volumes"] }`), `device_list_strategy\[0\][\s\S]*value must be one of`},
 		"bad device id strategy":    {cfg(`plugin = { device_id_strategy = "serial" }`), `device_id_strategy value must be one of`},
 	}
+	all := map[string]acctest.PlanCase{}
 	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			acctest.RefusedAtPlan(t, func(host string) string { return timeSlicingConfig(host, tc.body) }, tc.want)
-		})
+		all[name] = acctest.PlanCase{Config: func(host string) string { return timeSlicingConfig(host, tc.body) }, Want: acctest.Wrapped(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 }

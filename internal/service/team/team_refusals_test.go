@@ -17,6 +17,7 @@ import (
 // Mistakes in the configuration are plan errors naming the attribute, with no API call; a valid
 // team plans with no cluster at all.
 func TestAccTeam_refusedAtPlan(t *testing.T) {
+	all := map[string]acctest.PlanCase{}
 	for _, tc := range []struct{ name, body, want string }{
 		{"namespace", `name = "nlp"
 namespace = "NLP_team"`, `Attribute namespace: "NLP_team" is not a valid RFC 1123 label`},
@@ -29,10 +30,9 @@ local_queues = { "Training" = "nlp" }`, `"Training" is not a valid Kubernetes na
 		{"cost centre", `name = "nlp"
 cost_centre = "cc 1234"`, `Attribute cost_centre: "cc 1234" is not a valid Kubernetes label value`},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			acctest.PlanWithoutAPICalls(t, func(host string) string { return teamConfig(host, tc.body) }, acctest.Words(tc.want))
-		})
+		all[tc.name] = acctest.PlanCase{Config: func(host string) string { return teamConfig(host, tc.body) }, Want: acctest.Words(tc.want)}
 	}
+	acctest.PlanCases(t, all)
 	t.Run("valid", func(t *testing.T) {
 		acctest.PlanWithoutAPICalls(t, func(host string) string {
 			return teamConfig(host, `name = "nlp"
