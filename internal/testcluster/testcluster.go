@@ -171,7 +171,9 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 		},
 	}
 	if _, err := env.Start(); err != nil {
-		return nil, fmt.Errorf("starting the local control plane: %w", err)
+		// envtest leaves etcd and the apiserver running when a later part of its start (the CRDs)
+		// fails.
+		return nil, errors.Join(fmt.Errorf("starting the local control plane: %w", err), env.Stop())
 	}
 	c := &Cluster{env: env, dir: dir, AuditLog: auditLog}
 	admin, err := env.AddUser(envtest.User{Name: "mlplatform-admin", Groups: []string{"system:masters"}}, nil)
