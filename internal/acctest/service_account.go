@@ -20,15 +20,21 @@ import (
 // creates is removed when the test ends, so a shared cluster keeps nothing.
 func ServiceAccountToken(t *testing.T, name string, rules ...rbacv1.PolicyRule) string {
 	t.Helper()
+	return serviceAccountToken(t, "default", name, rules)
+}
+
+// serviceAccountToken is ServiceAccountToken for a ServiceAccount of namespace.
+func serviceAccountToken(t *testing.T, namespace, name string, rules []rbacv1.PolicyRule) string {
+	t.Helper()
 	ctx := context.Background()
 	admin := kubernetes.NewForConfigOrDie(RestConfig(t))
 	meta := metav1.ObjectMeta{Name: name}
-	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "default"}}
-	if _, err := admin.CoreV1().ServiceAccounts("default").Create(ctx, sa, metav1.CreateOptions{}); err != nil {
+	sa := &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: namespace}}
+	if _, err := admin.CoreV1().ServiceAccounts(namespace).Create(ctx, sa, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = admin.CoreV1().ServiceAccounts("default").Delete(context.Background(), name, metav1.DeleteOptions{})
+		_ = admin.CoreV1().ServiceAccounts(namespace).Delete(context.Background(), name, metav1.DeleteOptions{})
 	})
 	if len(rules) > 0 {
 		role := &rbacv1.ClusterRole{ObjectMeta: meta, Rules: rules}
@@ -39,7 +45,7 @@ func ServiceAccountToken(t *testing.T, name string, rules ...rbacv1.PolicyRule) 
 		binding := &rbacv1.ClusterRoleBinding{
 			ObjectMeta: meta,
 			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name},
-			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: "default"}},
+			Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Name: name, Namespace: namespace}},
 		}
 		if _, err := admin.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 			t.Fatal(err)
@@ -48,7 +54,7 @@ func ServiceAccountToken(t *testing.T, name string, rules ...rbacv1.PolicyRule) 
 			_ = admin.RbacV1().ClusterRoleBindings().Delete(context.Background(), name, metav1.DeleteOptions{})
 		})
 	}
-	tok, err := admin.CoreV1().ServiceAccounts("default").CreateToken(ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+	tok, err := admin.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,8 @@ type Cluster struct {
 	Config *rest.Config
 	// Kubeconfig is the path of a kubeconfig file for Config.
 	Kubeconfig string
+	// AuditLog is the apiserver's audit log: the writes of AuditedNamespace's service accounts.
+	AuditLog string
 }
 
 // Option adds to what Start runs.
@@ -150,6 +152,10 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	// clients it does not stop (Kueue's, a MultiKueue manager's on a worker) hold some open: this
 	// answers requests in flight, then stops within 2s.
 	apiServer.Configure().Set("shutdown-send-retry-after", "true")
+	auditLog, err := configureAudit(apiServer, dir)
+	if err != nil {
+		return nil, err
+	}
 	env := &envtest.Environment{
 		ControlPlane: envtest.ControlPlane{
 			APIServer: apiServer,
@@ -169,9 +175,11 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 		},
 	}
 	if _, err := env.Start(); err != nil {
-		return nil, fmt.Errorf("starting the local control plane: %w", err)
+		// envtest leaves etcd and the apiserver running when a later part of its start (the CRDs)
+		// fails.
+		return nil, errors.Join(fmt.Errorf("starting the local control plane: %w", err), env.Stop())
 	}
-	c := &Cluster{env: env, dir: dir}
+	c := &Cluster{env: env, dir: dir, AuditLog: auditLog}
 	admin, err := env.AddUser(envtest.User{Name: "mlplatform-admin", Groups: []string{"system:masters"}}, nil)
 	if err == nil {
 		c.Config = admin.Config()

@@ -131,10 +131,10 @@ func TestAccSharedConfigMap_othersLabelsAreNotOverwritten(t *testing.T) {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			acctest.Namespace(t, ns)
-			helmConfigMap(t, ns, name, map[string]any{"default": "version: v1\n"})
+			helmConfigMap(t, ns, name, map[string]any{"default": pluginDefault})
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy: resource.ComposeTestCheckFunc(keysAre(t, ns, name, "default"),
+		CheckDestroy: resource.ComposeTestCheckFunc(dataIs(t, ns, name, map[string]string{"default": pluginDefault}),
 			labelIs(t, ns, name, "app.kubernetes.io/managed-by", "Helm")),
 		Steps: []resource.TestStep{
 			{
@@ -144,12 +144,12 @@ func TestAccSharedConfigMap_othersLabelsAreNotOverwritten(t *testing.T) {
 			{
 				PreConfig: func() {
 					// The refused apply wrote nothing.
-					if err := keysAre(t, ns, name, "default")(nil); err != nil {
+					if err := dataIs(t, ns, name, map[string]string{"default": pluginDefault})(nil); err != nil {
 						t.Error(err)
 					}
 				},
 				Config: withDefault(`"billing.mlplatform.io/cost-centre" = "cc-1234"`) + sharedTS("a", ns, name, "a100"),
-				Check: resource.ComposeTestCheckFunc(keysAre(t, ns, name, "a100", "default"),
+				Check: resource.ComposeTestCheckFunc(dataIs(t, ns, name, map[string]string{"a100": timeSliced(2), "default": pluginDefault}),
 					labelIs(t, ns, name, "app.kubernetes.io/managed-by", "Helm"), labelIs(t, ns, name, "billing.mlplatform.io/cost-centre", "cc-1234")),
 			},
 		},
@@ -185,12 +185,22 @@ resource "mlplatform_time_slicing_config" %[1]q {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			importOf("a", one("a", "a100")),
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"), Check: keysAre(t, ns, name, "a100", "l4")},
+			// a's apply rewrites its key only: Helm's content stays in l4.
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"), Check: dataIs(t, ns, name, map[string]string{"a100": timeSliced(4), "l4": helmConfig})},
 			importOf("b", one("a", "a100")+one("b", "l4")),
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4")},
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), Check: keysAre(t, ns, name, "a100", "l4"), PlanOnly: true},
-			// Each destroy takes its own key only.
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"), Check: keysAre(t, ns, name, "a100")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), Check: dataIs(t, ns, name, map[string]string{"a100": timeSliced(4), "l4": timeSliced(4)})},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100") + one("b", "l4"), PlanOnly: true},
+			{
+				// The plan changed nothing.
+				PreConfig: func() {
+					if err := dataIs(t, ns, name, map[string]string{"a100": timeSliced(4), "l4": timeSliced(4)})(nil); err != nil {
+						t.Error(err)
+					}
+				},
+				// Each destroy takes its own key only.
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + one("a", "a100"),
+				Check:  dataIs(t, ns, name, map[string]string{"a100": timeSliced(4)}),
+			},
 		},
 	})
 }

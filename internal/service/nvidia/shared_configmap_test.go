@@ -3,6 +3,7 @@ package nvidia_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
@@ -36,8 +38,35 @@ resource "mlplatform_time_slicing_config" %[1]q {
 `, res, ns, name, strings.Join(configs, ", "))
 }
 
-// keysAre checks the ConfigMap's data keys, or that it is gone when want is nil.
-func keysAre(t *testing.T, ns, name string, want ...string) func(*terraform.State) error {
+// timeSliced is the device plugin config a time-slicing key of sharedTS holds: every GPU shared by
+// replicas pods, the plugin's flags left to their defaults.
+func timeSliced(replicas int) string {
+	return fmt.Sprintf(`sharing:
+  timeSlicing:
+    failRequestsGreaterThanOne: false
+    renameByDefault: false
+    resources:
+    - name: nvidia.com/gpu
+      replicas: %d
+version: v1
+`, replicas)
+}
+
+// slicedKeys is the data of sharedTS's keys.
+func slicedKeys(keys ...string) map[string]string {
+	data := make(map[string]string, len(keys))
+	for _, k := range keys {
+		data[k] = timeSliced(2)
+	}
+	return data
+}
+
+// pluginDefault is the key another tool (the GPU Operator's chart) wrote in these tests.
+const pluginDefault = "version: v1\n"
+
+// dataIs checks the ConfigMap's data, every key and its content, or that it is gone when want is
+// nil: a key someone else wrote must keep its content, not only its name.
+func dataIs(t *testing.T, ns, name string, want map[string]string) func(*terraform.State) error {
 	return func(*terraform.State) error {
 		cm, err := acctest.Dynamic(t).Resource(kube.ConfigMapKind.GVR).Namespace(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if want == nil {
@@ -49,18 +78,24 @@ func keysAre(t *testing.T, ns, name string, want ...string) func(*terraform.Stat
 		if err != nil {
 			return err
 		}
-		data, _ := cm.Object["data"].(map[string]any)
-		got := make([]string, 0, len(data))
-		for k := range data {
-			got = append(got, k)
+		data, _, err := unstructured.NestedStringMap(cm.Object, "data")
+		if err != nil {
+			return err
 		}
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			return fmt.Errorf("ConfigMap %s/%s keys = %v, want %v", ns, name, got, want)
+		if !maps.Equal(data, want) {
+			return fmt.Errorf("ConfigMap %s/%s data:\n%s\nwant:\n%s", ns, name, showData(data), showData(want))
 		}
 		return nil
 	}
+}
+
+// showData lists data's keys in order, each with its content quoted.
+func showData(data map[string]string) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(data)) {
+		fmt.Fprintf(&b, "  %s: %q\n", k, data[k])
+	}
+	return b.String()
 }
 
 // Another tool's ConfigMap (the GPU Operator's chart) gets the resource's key; the tool's key is
@@ -74,15 +109,24 @@ func TestAccSharedConfigMap_keysOfAnotherToolsConfigMap(t *testing.T) {
 			acctest.ApplyAs(t, "helm", kube.ConfigMapKind, ns, map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
 				"metadata": map[string]any{"name": name, "namespace": ns},
-				"data":     map[string]any{"default": "version: v1\n"},
+				"data":     map[string]any{"default": pluginDefault},
 			})
 		},
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             keysAre(t, ns, name, "default"),
+		CheckDestroy:             dataIs(t, ns, name, map[string]string{"default": pluginDefault}),
 		Steps: []resource.TestStep{
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100"), Check: keysAre(t, ns, name, "a100", "default")},
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100", "l4"), Check: keysAre(t, ns, name, "a100", "default", "l4")},
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "l4"), Check: keysAre(t, ns, name, "default", "l4")},
+			{
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100"),
+				Check:  dataIs(t, ns, name, map[string]string{"a100": timeSliced(2), "default": pluginDefault}),
+			},
+			{
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "a100", "l4"),
+				Check:  dataIs(t, ns, name, map[string]string{"a100": timeSliced(2), "default": pluginDefault, "l4": timeSliced(2)}),
+			},
+			{
+				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "l4"),
+				Check:  dataIs(t, ns, name, map[string]string{"default": pluginDefault, "l4": timeSliced(2)}),
+			},
 			{
 				// A key the other tool wrote is never taken over.
 				Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + sharedTS("a", ns, name, "l4", "default"),
@@ -104,13 +148,13 @@ func TestAccSharedConfigMap_twoResourcesShareOne(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); acctest.Namespace(t, ns) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
-		CheckDestroy:             keysAre(t, ns, name), // b goes first, then a, which created it
+		CheckDestroy:             dataIs(t, ns, name, nil), // b goes first, then a, which created it
 		Steps: []resource.TestStep{
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100") + b("l4"), Check: keysAre(t, ns, name, "a100", "l4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100") + b("l4"), Check: dataIs(t, ns, name, slicedKeys("a100", "l4"))},
 			// One resource's update never removes the other's keys.
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100") + b("t4"), Check: keysAre(t, ns, name, "a100", "h100", "t4")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100") + b("t4"), Check: dataIs(t, ns, name, slicedKeys("a100", "h100", "t4"))},
 			// Destroying one leaves the other's keys and the ConfigMap.
-			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100"), Check: keysAre(t, ns, name, "a100", "h100")},
+			{Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + a("a100", "h100"), Check: dataIs(t, ns, name, slicedKeys("a100", "h100"))},
 		},
 	})
 }

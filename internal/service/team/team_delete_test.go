@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -24,10 +25,13 @@ import (
 )
 
 // A team whose queue has an admitted workload is not destroyed: the destroy is refused when
-// Terraform plans it, naming the job and its Workload, which holds quota, and deletes nothing.
-// With force_destroy, the destroy deletes the namespace with the job and its Workload, and waits
-// until they are gone.
+// Terraform plans it, naming the job and its Workload, which holds quota, and deletes nothing (the
+// apiserver's record of the provider's writes is empty; before any apply, the namespace is not
+// terminating, the queue is there, the Workload still holds quota and the plan is empty). With
+// force_destroy, the destroy deletes the namespace with the job and its Workload, and waits until
+// they are gone.
 func TestAccTeam_destroyWhileAdmitted(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-team-busy")
 	cq := name + "-cq"
 	body := fmt.Sprintf("  name = %q\n  local_queues = { training = %q }\n  require_project_label = false\n", name, cq)
@@ -52,7 +56,7 @@ func TestAccTeam_destroyWhileAdmitted(t *testing.T) {
 				},
 			},
 			{
-				Config:  teamConfig("", body),
+				Config:  teamConfigWith(rec.ProviderSetting(), body, ""),
 				Destroy: true,
 				ExpectError: regexp.MustCompile(`(?s)Error running pre-apply plan.*Destroying team ` + name + ` would delete.*` +
 					`Job\s+` + name + `/train,\s+Workload\s+` + name + `/\S+\s+\(holds\s+quota\s+in\s+ClusterQueue\s+` + cq +
@@ -60,11 +64,18 @@ func TestAccTeam_destroyWhileAdmitted(t *testing.T) {
 			},
 			{
 				// Nothing was deleted: the team is whole, and so is its queue.
-				Config: teamConfig("", body),
-				Check: func(*terraform.State) error {
+				PreConfig: func() {
+					rec.ExpectNone(t, "the refused destroy")
+					if ts := acctest.Get(t, team.NamespaceKind, "", name).GetDeletionTimestamp(); ts != nil {
+						t.Fatalf("the refused destroy deleted namespace %s (deletionTimestamp %v)", name, ts)
+					}
 					acctest.Get(t, queue.LocalQueueKind, name, "training")
-					return waitAdmitted(t, name)
+					if err := waitAdmitted(t, name); err != nil {
+						t.Fatal(err)
+					}
 				},
+				Config:           teamConfig("", body),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
 				Config: teamConfig("", body+"  force_destroy = true\n"),

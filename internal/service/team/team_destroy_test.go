@@ -29,8 +29,10 @@ var (
 // with kubectl in its namespace, it is refused when Terraform plans it, naming exactly those two
 // (not what Kubernetes writes into every namespace, not an object another one owns, not the
 // LocalQueue another resource writes there), and nothing is deleted, not even that LocalQueue,
-// which depends on the team. With force_destroy the team goes, and they with it.
+// which depends on the team (the apiserver's record of the provider's writes is empty). With
+// force_destroy the team goes, and they with it.
 func TestAccTeam_destroyKeepsWhatItDidNotWrite(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-team-others")
 	body := fmt.Sprintf("  name = %q\n  require_project_label = false\n", name)
 	config := teamConfigWith("", body, dependentQueue(name+"-cq"))
@@ -48,13 +50,14 @@ func TestAccTeam_destroyKeepsWhatItDidNotWrite(t *testing.T) {
 				},
 			},
 			{
-				Config:  config,
+				Config:  teamConfigWith(rec.ProviderSetting(), body, dependentQueue(name+"-cq")),
 				Destroy: true,
 				ExpectError: planRefusal("Destroying team "+name+" would delete what it did not write",
 					"did not write: ConfigMap "+name+"/settings, Secret "+name+"/credentials. Move", "Nothing was deleted."),
 			},
 			{
 				PreConfig: func() {
+					rec.ExpectNone(t, "the refused destroy")
 					acctest.Get(t, queue.LocalQueueKind, name, "dependent")
 					acctest.Get(t, kube.ConfigMapKind, name, "settings")
 					acctest.Get(t, secretKind, name, "credentials")
@@ -72,15 +75,16 @@ func TestAccTeam_destroyKeepsWhatItDidNotWrite(t *testing.T) {
 // The destroy fails closed: with credentials that may do everything the team's destroy needs but
 // list Workloads, it cannot tell whether one would be lost, so it is refused when Terraform plans
 // it, naming the refused list; the Workload in the namespace (which the team did not write, and
-// which nothing else would refuse) and the LocalQueue that depends on the team are still there.
+// which nothing else would refuse) and the LocalQueue that depends on the team are still there, and
+// the apiserver's record of what those credentials wrote is empty.
 func TestAccTeam_destroyRefusedWhenItCannotLook(t *testing.T) {
 	acctest.RequireCluster(t) // before resource.Test: the setup below comes first
 	name := acctest.Name("acc-team-blind")
 	cq := name + "-cq"
 	body := fmt.Sprintf("  name = %q\n  local_queues = { training = %q }\n  require_project_label = false\n", name, cq)
 	admin := teamConfigWith("", body, dependentQueue(cq))
-	token := acctest.ServiceAccountToken(t, name, allButListingWorkloads(t)...)
-	limited := teamConfigWith(fmt.Sprintf("config_path = %q", acctest.TokenKubeconfig(t, token)), body, dependentQueue(cq))
+	rec := acctest.RecordWrites(t, allButListingWorkloads(t)...)
+	limited := teamConfigWith(rec.ProviderSetting(), body, dependentQueue(cq))
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { clusterQueue(t, cq, map[string]any{}) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
@@ -106,6 +110,7 @@ func TestAccTeam_destroyRefusedWhenItCannotLook(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
+					rec.ExpectNone(t, "the refused destroy")
 					acctest.Get(t, queue.WorkloadKind, name, "direct")
 					acctest.Get(t, queue.LocalQueueKind, name, "dependent")
 				},
@@ -121,8 +126,9 @@ func TestAccTeam_destroyRefusedWhenItCannotLook(t *testing.T) {
 
 // What an import adopted is the team's own before an apply marks it: a team imported over a
 // namespace and a Role made with kubectl is refused at plan for a ConfigMap there, naming it alone,
-// and once the ConfigMap is gone its destroy deletes the namespace.
+// writing nothing, and once the ConfigMap is gone its destroy deletes the namespace.
 func TestAccTeam_destroyAfterImport(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-team-imported")
 	config := teamConfig("", fmt.Sprintf("  name = %q\n", name))
 	resource.ParallelTest(t, resource.TestCase{
@@ -147,14 +153,17 @@ func TestAccTeam_destroyAfterImport(t *testing.T) {
 				ImportStatePersist: true,
 			},
 			{
-				Config:      config,
+				Config:      teamConfigWith(rec.ProviderSetting(), fmt.Sprintf("  name = %q\n", name), ""),
 				Destroy:     true,
 				ExpectError: planRefusal("did not write: ConfigMap " + name + "/notes. Move"),
 			},
 			{
-				PreConfig: func() { acctest.Delete(t, kube.ConfigMapKind, name, "notes") },
-				Config:    config,
-				Destroy:   true,
+				PreConfig: func() {
+					rec.ExpectNone(t, "the refused destroy")
+					acctest.Delete(t, kube.ConfigMapKind, name, "notes")
+				},
+				Config:  config,
+				Destroy: true,
 			},
 		},
 	})

@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/service/team"
 )
 
@@ -44,11 +46,16 @@ member_groups = ["nlp-engineers"]`)
 
 // Refusals that need the cluster come before anything is written: a namespace that exists, and
 // a ClusterQueue that would not admit the team's namespace. A queue cannot move to another
-// ClusterQueue: the plan says how to move it instead.
+// ClusterQueue: the plan says how to move it instead. The provider writes as an identity whose
+// every write the apiserver records, so "nothing" covers every object a team may write (the taken
+// namespace's labels, the service accounts, roles and bindings, the cluster-scoped admission policy
+// and its binding), not the few a test would think to look at.
 func TestAccTeam_refusedBeforeWriting(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-team-refused")
 	taken := name + "-taken"
 	cq, closed, other := name+"-cq", name+"-closed", name+"-other"
+	config := func(body string) string { return teamConfigWith(rec.ProviderSetting(), body, "") }
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -63,28 +70,42 @@ func TestAccTeam_refusedBeforeWriting(t *testing.T) {
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      teamConfig("", fmt.Sprintf("name = %q\nnamespace = %q", name, taken)),
+				Config:      config(fmt.Sprintf("name = %q\nnamespace = %q", name, taken)),
 				ExpectError: acctest.Words("Namespace " + taken + " already exists and was not created by this resource"),
 			},
 			{
-				Config: teamConfig("", fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, closed)),
+				PreConfig: func() { rec.ExpectNone(t, "the apply refused for an existing namespace") },
+				Config:    config(fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, closed)),
 				ExpectError: regexp.MustCompile(`(?s)ClusterQueue ` + closed + ` does not admit namespace ` + name +
 					`.*does\s+not\s+select.*Nothing\s+was\s+written`),
 			},
 			{
 				PreConfig: func() {
+					rec.ExpectNone(t, "the apply refused for a ClusterQueue that does not admit the namespace")
 					if err := absent(t, team.NamespaceKind, "", name); err != nil {
 						t.Fatalf("after the refusal: %v", err)
 					}
 				},
-				Config: teamConfig("", fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, cq)),
+				Config: config(fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, cq)),
+				Check: func(*terraform.State) error {
+					// The record is live: it holds this apply's writes, the policy and its binding too.
+					ws := rec.Take(t)
+					policy := "mlplatform-require-project-" + name
+					for k, n := range map[kube.Kind]string{team.NamespaceKind: name, team.PolicyKind: policy, team.PolicyBindingKind: policy} {
+						if !ws.Has(k, "", n) {
+							return fmt.Errorf("the apiserver's record of the apply has no write of %s %s:\n%s", k.Kind, n, ws)
+						}
+					}
+					return nil
+				},
 			},
 			{
-				Config:      teamConfig("", fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, other)),
+				Config:      config(fmt.Sprintf("name = %q\nlocal_queues = { training = %q }", name, other)),
 				ExpectError: acctest.Words("A LocalQueue cannot move to another ClusterQueue"),
 			},
 			{
-				Config: teamConfig("", fmt.Sprintf("name = %q\nlocal_queues = { training-v2 = %q }", name, other)),
+				PreConfig: func() { rec.ExpectNone(t, "the plan refused for a LocalQueue moving to another ClusterQueue") },
+				Config:    config(fmt.Sprintf("name = %q\nlocal_queues = { training-v2 = %q }", name, other)),
 			},
 		},
 	})
