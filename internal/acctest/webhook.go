@@ -99,10 +99,11 @@ func (w *ValidatingWebhook) serve(rw http.ResponseWriter, r *http.Request) {
 
 // Barrier is an admit function that holds each of the first n requests until n have arrived (or
 // wait has passed), then lets them all through at once: n writers that each read an object and
-// then write it are made to write at the same moment, after every read.
-func Barrier(n int, wait time.Duration) (admit func(*admissionv1.AdmissionRequest), arrived func() int) {
+// then write it are made to write at the same moment, after every read. met says whether they
+// did: whether all n arrived before wait let one through alone.
+func Barrier(n int, wait time.Duration) (admit func(*admissionv1.AdmissionRequest), met func() bool) {
 	var mu sync.Mutex
-	count := 0
+	count, alone := 0, false
 	all := make(chan struct{})
 	return func(*admissionv1.AdmissionRequest) {
 			mu.Lock()
@@ -116,11 +117,14 @@ func Barrier(n int, wait time.Duration) (admit func(*admissionv1.AdmissionReques
 				select {
 				case <-all:
 				case <-time.After(wait):
+					mu.Lock()
+					alone = true
+					mu.Unlock()
 				}
 			}
-		}, func() int {
+		}, func() bool {
 			mu.Lock()
 			defer mu.Unlock()
-			return count
+			return count >= n && !alone
 		}
 }

@@ -3,17 +3,20 @@ package faulttest
 import (
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
-// For six seconds the proxy answers 429 (Retry-After: 1), then 503 (Retry-After: 1), then resets
-// connections, two seconds each; it resets the first server-side apply of every object whenever
-// it comes, and delays every request by 100 ms throughout: the apply of 20 objects (10
+// The proxy answers the first 20 requests 429 (Retry-After: 1), the next 20 503 (Retry-After: 1),
+// and resets the next 20 connections (counted, not timed: every fault is met however slowly a
+// loaded machine sends the requests); it resets the first server-side apply of every object
+// whenever it comes, and delays every request by 100 ms throughout: the apply of 20 objects (10
 // ResourceFlavors, 10 ClusterQueues) succeeds once the faults stop, every retry after a 429 or 503
 // waited for the Retry-After, and reset reads and writes were sent again.
 func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
@@ -21,7 +24,8 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 	prefix := prefixFor("proxy")
 	var mu sync.Mutex
 	patchesReset := map[string]bool{}
-	proxy := newFaultProxy(t, 100*time.Millisecond, func(r *http.Request, since time.Duration) *fault {
+	const each = 20 // requests per fault
+	proxy := newFaultProxy(t, 100*time.Millisecond, func(r *http.Request, nth int) *fault {
 		if r.Method == http.MethodPatch {
 			// The first server-side apply of each object loses its connection, whenever it comes.
 			mu.Lock()
@@ -32,11 +36,11 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 			}
 		}
 		switch {
-		case since < 2*time.Second:
+		case nth <= each:
 			return &fault{status: http.StatusTooManyRequests, retryAfter: 1}
-		case since < 4*time.Second:
+		case nth <= 2*each:
 			return &fault{status: http.StatusServiceUnavailable, retryAfter: 1}
-		case since < 6*time.Second:
+		case nth <= 3*each:
 			return &fault{reset: true}
 		}
 		return nil
@@ -99,28 +103,49 @@ func TestFault_throttledAndResetThenSucceeds(t *testing.T) {
 
 // The proxy answers every write 503 with Retry-After: 1, for good: the apply fails when the
 // resource's create timeout (4s) ends, with an error saying so and what the server answered, and
-// nothing is in the state.
+// nothing is in the state. That it gives up at the timeout is counted, not timed: each attempt
+// after the first waits at least the Retry-After, so no more than 5 fit in 4s, however slow the
+// machine; the proxy saw as many as the error reports; and a provider that keeps writing is
+// stopped at twice that many.
 func TestFault_throttlingOutlastsTheTimeout(t *testing.T) {
 	requireCluster(t)
 	prefix := prefixFor("timeout")
-	proxy := newFaultProxy(t, 0, func(r *http.Request, _ time.Duration) *fault {
-		if r.Method == http.MethodPatch {
-			return &fault{status: http.StatusServiceUnavailable, retryAfter: 1}
+	const timeout, retryAfter = 4 * time.Second, time.Second
+	const most = int(timeout/retryAfter) + 1 // attempts: the first, then one per Retry-After
+	var writes atomic.Int32
+	runaway := make(chan struct{})
+	var once sync.Once
+	proxy := newFaultProxy(t, 0, func(r *http.Request, _ int) *fault {
+		if r.Method != http.MethodPatch {
+			return nil
 		}
-		return nil
+		if int(writes.Add(1)) > 2*most {
+			once.Do(func() { close(runaway) })
+		}
+		return &fault{status: http.StatusServiceUnavailable, retryAfter: int(retryAfter / time.Second)}
 	})
-	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 1, "4s"), proxy.env()...)
-	out, took, err := ws.Run(t, "apply", "-auto-approve", "-input=false", "-target=mlplatform_resource_flavor.f")
+	ws := acctest.NewWorkspace(t, queuesConfig(prefix, 1, timeout.String()), proxy.env()...)
+	start := time.Now()
+	done, wait := ws.Background(t, "apply", "-auto-approve", "-input=false", "-target=mlplatform_resource_flavor.f")
+	select {
+	case <-done:
+	case <-runaway:
+		t.Fatalf("the provider kept writing past its create timeout of %s: %d attempts so far, each answered 503 with Retry-After: 1", timeout, writes.Load())
+	}
+	out, err := wait()
 	flat := strings.Join(strings.Fields(out), " ")
 	if err == nil {
 		t.Fatalf("the apply succeeded while every write was refused:\n%s", out)
 	}
-	want := regexp.MustCompile(`Error: Applying ResourceFlavor ` + prefix + `-f0 .*kept failing for \d+(\.\d)?s \(\d+ attempts\), until the resource's timeout .*: last answer: 503 Service Unavailable \(Retry-After: 1\)`)
-	if !want.MatchString(flat) {
-		t.Errorf("the error does not say the write kept failing until the timeout, with the 503:\n%s", out)
+	want := regexp.MustCompile(`Error: Applying ResourceFlavor ` + prefix + `-f0 .*kept failing for \d+(\.\d)?s \((\d+) attempts\), until the resource's timeout .*: last answer: 503 Service Unavailable \(Retry-After: 1\)`)
+	m := want.FindStringSubmatch(flat)
+	if m == nil {
+		t.Fatalf("the error does not say the write kept failing until the timeout, with the 503:\n%s", out)
 	}
-	if took > 30*time.Second {
-		t.Errorf("the apply took %s with a create timeout of 4s", took)
+	attempts, _ := strconv.Atoi(m[2])
+	t.Logf("the apply failed after %s: %d attempts, %d writes through the proxy", time.Since(start).Round(100*time.Millisecond), attempts, writes.Load())
+	if seen := int(writes.Load()); attempts != seen || attempts > most {
+		t.Errorf("the error counts %d attempts and the proxy saw %d writes; want the same, and no more than %d in %s with Retry-After: 1", attempts, seen, most, timeout)
 	}
 	if st := ws.State(t); len(st) != 0 {
 		t.Errorf("the state holds %d resources; want none", len(st))

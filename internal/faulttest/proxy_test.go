@@ -26,16 +26,18 @@ type fault struct {
 
 // faultProxy stands between the provider and the API server, serving HTTPS with a certificate
 // of its own: it passes requests on (with the admin's credentials, or with the provider's own),
-// after a delay, unless faultFor says otherwise. It records what it did to each request.
+// after a delay, unless faultFor says otherwise. faultFor is told each request's place in the
+// order of arrival (1 for the first), so that faults follow the provider's requests, not the clock,
+// which a loaded machine slows. It records what it did to each request.
 type faultProxy struct {
 	URL      string
 	caPEM    string // the CA of its serving certificate
 	latency  time.Duration
-	faultFor func(r *http.Request, sinceFirst time.Duration) *fault
+	faultFor func(r *http.Request, nth int) *fault
 
-	mu     sync.Mutex
-	first  time.Time
-	events []proxyEvent
+	mu       sync.Mutex
+	requests int
+	events   []proxyEvent
 }
 
 type proxyEvent struct {
@@ -46,14 +48,14 @@ type proxyEvent struct {
 	bearer bool // the request carried a bearer token
 }
 
-func newFaultProxy(t *testing.T, latency time.Duration, faultFor func(*http.Request, time.Duration) *fault) *faultProxy {
+func newFaultProxy(t *testing.T, latency time.Duration, faultFor func(*http.Request, int) *fault) *faultProxy {
 	t.Helper()
 	return newProxyTo(t, admin, latency, faultFor)
 }
 
 // newProxyTo is a proxy that reaches the API server with upstream's credentials; with none, each
 // request's own Authorization header goes through.
-func newProxyTo(t *testing.T, upstream *rest.Config, latency time.Duration, faultFor func(*http.Request, time.Duration) *fault) *faultProxy {
+func newProxyTo(t *testing.T, upstream *rest.Config, latency time.Duration, faultFor func(*http.Request, int) *fault) *faultProxy {
 	t.Helper()
 	target, err := url.Parse(upstream.Host)
 	if err != nil {
@@ -68,16 +70,14 @@ func newProxyTo(t *testing.T, upstream *rest.Config, latency time.Duration, faul
 	p := &faultProxy{latency: latency, faultFor: faultFor}
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
-		if p.first.IsZero() {
-			p.first = time.Now()
-		}
-		since := time.Since(p.first)
+		p.requests++
+		nth := p.requests
 		p.mu.Unlock()
 		time.Sleep(p.latency)
 		ev := proxyEvent{at: time.Now(), key: r.Method + " " + r.URL.Path, bearer: strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")}
 		var f *fault
 		if p.faultFor != nil {
-			f = p.faultFor(r, since)
+			f = p.faultFor(r, nth)
 		}
 		switch {
 		case f == nil:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -113,9 +112,9 @@ func TestAccClient_deleteTimeoutNamesFinalizers(t *testing.T) {
 	if _, err := c.Apply(ctx, configMaps, held); err != nil {
 		t.Fatal(err)
 	}
-	short, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	err := c.Delete(short, configMaps, "default", name, metav1.Preconditions{})
+	// A delete that ends having seen the object still there once.
+	once, reader := afterOneRead(t, name)
+	err := reader.Delete(once, configMaps, "default", name, metav1.Preconditions{})
 	var still *kube.StillPresentError
 	if !errors.As(err, &still) || !strings.Contains(err.Error(), "example.com/hold") {
 		t.Fatalf("err = %v, want StillPresentError naming the finalizer", err)

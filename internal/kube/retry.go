@@ -41,7 +41,7 @@ const (
 //
 // It gives up when the next attempt would start after the request's deadline (the resource's
 // timeout) or, without one, after RetryWindow, and says so: a fault that outlasts the timeout is
-// reported as a timeout, with the last answer.
+// reported as a timeout, with the last answer, also when the deadline passes during an attempt.
 type retryTransport struct {
 	next     http.RoundTripper
 	answered *atomic.Bool // the server has answered at least once
@@ -75,20 +75,26 @@ func (t retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if !bounded {
 		deadline, bound = start.Add(RetryWindow), fmt.Sprintf("the provider's retry window of %s", RetryWindow)
 	}
+	last := "" // why the previous attempt failed
 	for attempt := 1; ; attempt++ {
 		resp, err := t.next.RoundTrip(req)
 		if err == nil {
 			t.answered.Store(true)
 		}
 		delay, why, retry := t.retryable(req, resp, err, attempt)
+		if retry {
+			last = why
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && last != "" && (retry || err != nil) {
+			// The deadline passed during this attempt, which failed too, after or with a transient
+			// fault: the fault outlasted the time, whether the attempt was cut or answered.
+			discard(resp)
+			return nil, &RetriesExhaustedError{Attempts: attempt, Elapsed: time.Since(start), Deadline: bound, Last: last}
+		}
 		if !retry || ctx.Err() != nil {
 			return resp, err
 		}
-		if resp != nil {
-			// Drained and closed, so the connection is reused.
-			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
-			_ = resp.Body.Close()
-		}
+		discard(resp)
 		if time.Now().Add(delay).After(deadline) {
 			return nil, &RetriesExhaustedError{Attempts: attempt, Elapsed: time.Since(start), Deadline: bound, Last: why}
 		}
@@ -101,6 +107,14 @@ func (t retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if req, err = rewound(req); err != nil {
 			return nil, err
 		}
+	}
+}
+
+// discard drains and closes an answer that is not returned, so that its connection is reused.
+func discard(resp *http.Response) {
+	if resp != nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		_ = resp.Body.Close()
 	}
 }
 

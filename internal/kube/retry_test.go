@@ -1,9 +1,12 @@
 package kube
 
 import (
+	"context"
+	"errors"
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -77,3 +80,34 @@ func TestBackoffGrowsToItsCap(t *testing.T) {
 		}
 	}
 }
+
+// A deadline that passes during an attempt after a transient fault is the fault outlasting the
+// time, said as such with the fault, not a bare "context deadline exceeded": on a loaded machine
+// the last attempt before the deadline may still be on its way when it passes.
+func TestRoundTrip_deadlineDuringARetry(t *testing.T) {
+	attempts := 0
+	rt := retryTransport{answered: new(atomic.Bool), next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		attempts++
+		if attempts == 1 {
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Status: "503 Service Unavailable",
+				Header: http.Header{"Retry-After": {"0"}}, Body: http.NoBody}, nil
+		}
+		<-r.Context().Done() // the second attempt is on its way until the deadline
+		return nil, r.Context().Err()
+	})}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "https://example.com/apis/x", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rt.RoundTrip(req) //nolint:bodyclose // no answer on this path
+	var exhausted *RetriesExhaustedError
+	if !errors.As(err, &exhausted) || exhausted.Attempts != attempts || !strings.Contains(err.Error(), "503 Service Unavailable") {
+		t.Fatalf("err = %v after %d attempts; want the 503 reported as outlasting the deadline", err, attempts)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

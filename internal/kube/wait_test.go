@@ -69,10 +69,19 @@ func gadget(name, mode string) map[string]any {
 		"metadata": map[string]any{"name": name}, "spec": map[string]any{"mode": mode}}
 }
 
-// waitReady waits briefly for the gadget's Ready condition.
+// waitReady waits for the gadget's Ready condition, for up to a minute: it returns as soon as the
+// condition holds, so the minute only bounds a failure.
 func waitReady(c *kube.Client, name string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	_, err := c.WaitConditionTrue(ctx, gadgets, "", name, "Ready")
+	return err
+}
+
+// waitUnready is a wait for the gadget's Ready condition that ends after one read of the gadget
+// (afterOneRead): what a wait that times out says of the gadget as it is now.
+func waitUnready(t *testing.T, name string) error {
+	ctx, c := afterOneRead(t, name)
 	_, err := c.WaitConditionTrue(ctx, gadgets, "", name, "Ready")
 	return err
 }
@@ -88,7 +97,7 @@ func TestAccClient_waitConditionTrueForTheAppliedGeneration(t *testing.T) {
 	}
 
 	var notReady *kube.NotReadyError
-	if err := waitReady(c, name); !errors.As(err, &notReady) || !strings.Contains(err.Error(), "no controller reported its Ready condition") {
+	if err := waitUnready(t, name); !errors.As(err, &notReady) || !strings.Contains(err.Error(), "no controller reported its Ready condition") {
 		t.Fatalf("before any status: err = %v; want no controller reported", err)
 	}
 
@@ -110,7 +119,7 @@ func TestAccClient_waitConditionTrueForTheAppliedGeneration(t *testing.T) {
 	if _, err := c.Apply(ctx, gadgets, gadget(name, "b")); err != nil {
 		t.Fatal(err)
 	}
-	err := waitReady(c, name)
+	err := waitUnready(t, name)
 	if want := "Ready=True (Reconciled: All set) for generation 1, not yet for the applied generation 2"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("after a spec change: err = %v; want it to contain %q", err, want)
 	}

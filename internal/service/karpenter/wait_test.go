@@ -94,9 +94,13 @@ func TestAccKarpenter_waitForReady(t *testing.T) {
 	name := acctest.Name("acc-ready")
 	class := name + "-class"
 	p := acctest.ProviderBlock("")
-	classWaits := "wait_for_ready = true\n  timeouts { create = \"3s\" }"
+	// The failing steps wait out these timeouts, and their errors must hold what the stand-in
+	// reported by then: it reports within a poll (100ms) of an object's change, and 20s is two
+	// hundred of those, which a loaded machine does not use up. The other steps end as soon as
+	// the stand-in reports Ready.
+	classWaits := "wait_for_ready = true\n  timeouts { create = \"20s\" }"
 	pool := func(mig string) string {
-		return `on_demand = { max_gpus = 8 }` + "\n" + mig + "\n" + `wait_for_ready = true` + "\n" + `timeouts { update = "3s" }`
+		return `on_demand = { max_gpus = 8 }` + "\n" + mig + "\n" + `wait_for_ready = true` + "\n" + `timeouts { update = "20s" }`
 	}
 	var stop []func()
 	stopAll := func() {

@@ -25,7 +25,7 @@ import (
 // teamPlatform is one team's slice of the platform: an A100 flavor, a cohort, a ClusterQueue of 15
 // GPUs (plus cpu and memory) that waits for Active, a LocalQueue in the team's namespace and a
 // priority class. withQueue false leaves the ClusterQueue out (to destroy it), deleteTimeout
-// bounds its delete.
+// bounds its delete (which ends as soon as Kueue lets the queue go).
 func teamPlatform(prefix, namespace string, withQueue bool, deleteTimeout string) string {
 	cfg := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "a100" {
@@ -147,7 +147,7 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				// Create waits until Kueue reports the queue Active.
-				Config: teamPlatform(prefix, ns, true, "5s"),
+				Config: teamPlatform(prefix, ns, true, "2m"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("mlplatform_cluster_queue.team", tfjsonpath.New("active"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue("data.mlplatform_cluster_queue.team", tfjsonpath.New("active"), knownvalue.Bool(true)),
@@ -186,7 +186,7 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 			},
 			{
 				// The data source shows the usage; the resource's status summary is refreshed.
-				Config: teamPlatform(prefix, ns, true, "5s"),
+				Config: teamPlatform(prefix, ns, true, "2m"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.mlplatform_cluster_queue.team", tfjsonpath.New("admitted_workloads"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue("data.mlplatform_cluster_queue.team", tfjsonpath.New("flavors_usage"), knownvalue.ListExact([]knownvalue.Check{
@@ -205,7 +205,7 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 			{
 				// Destroying the queue while a workload is admitted, which Kueue's finalizer would
 				// hold: refused at once, naming the workload, with nothing deleted.
-				Config: teamPlatform(prefix, ns, false, "5s"),
+				Config: teamPlatform(prefix, ns, false, "2m"),
 				ExpectError: acctest.Words(fmt.Sprintf("Cannot delete ClusterQueue %s while it is in use", queue) +
 					fmt.Sprintf(" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ClusterQueue while workloads hold quota in it. Held by: Workload %s/train-4gpu.", ns)),
 			},
@@ -217,14 +217,16 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 					}
 					deleteAndWait(t, kueue.WorkloadKind, ns, "train-4gpu")
 				},
-				Config: teamPlatform(prefix, ns, false, "5s"),
+				Config: teamPlatform(prefix, ns, false, "2m"),
 			},
 		},
 	})
 }
 
 // A queue naming a flavor that does not exist never becomes Active: the create times out with
-// Kueue's reason and message, and names the missing flavor.
+// Kueue's reason and message, and names the missing flavor. The timeout is waited out, and Kueue
+// must have reported by then: it does within a reconcile of the create, and 30s leaves a loaded
+// machine room for it.
 func TestAccClusterQueue_flavorNotFoundTimesOut(t *testing.T) {
 	flavor := acctest.Name("acc-ctl-no-such-flavor")
 	resource.ParallelTest(t, resource.TestCase{
@@ -247,7 +249,7 @@ resource "mlplatform_cluster_queue" "test" {
     }
   }
   timeouts {
-    create = "10s"
+    create = "30s"
   }
 }
 `, acctest.Name("acc-ctl-missing-flavor"), flavor),
@@ -266,8 +268,8 @@ resource "mlplatform_cluster_queue" "test" {
   name        = %q
   stop_policy = %q
   timeouts {
-    create = "30s"
-    update = "30s"
+    create = "2m"
+    update = "2m"
   }
 }
 `, name, stop)

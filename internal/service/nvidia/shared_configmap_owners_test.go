@@ -44,13 +44,15 @@ func TestSharedConfigMap_equalKeySetsFailAtPlan(t *testing.T) {
 // Defect 5: two workspaces apply the same key of one ConfigMap at the same moment (an admission
 // webhook holds both writes until both have read the ConfigMap): one is refused, naming the
 // other's claim; the winner's destroy deletes the ConfigMap it created, and nothing of the
-// loser's is left.
+// loser's is left. Both plans are made first, so that the applies, started together, reach their
+// writes within a few seconds of each other even on a loaded machine; the test fails if they did
+// not meet at the webhook (the race would not have been run).
 func TestAccSharedConfigMap_parallelAppliesOfOneKey(t *testing.T) {
 	acctest.RequireCluster(t)
 	t.Parallel()
 	ns, name := acctest.Name("acc-race"), "mig-parted"
 	acctest.Namespace(t, ns)
-	admit, arrived := acctest.Barrier(2, 20*time.Second)
+	admit, met := acctest.Barrier(2, 20*time.Second)
 	cms := acctest.Dynamic(t).Resource(kube.ConfigMapKind.GVR).Namespace(ns)
 	acctest.ServeValidatingWebhook(t, acctest.RestConfig(t), ns+"-barrier", registrationv1.RuleWithOperations{
 		Operations: []registrationv1.OperationType{registrationv1.Create, registrationv1.Update},
@@ -64,12 +66,14 @@ func TestAccSharedConfigMap_parallelAppliesOfOneKey(t *testing.T) {
 
 	a := acctest.NewWorkspace(t, acctest.WorkspaceProviders+migOn("m", ns, name))
 	b := acctest.NewWorkspace(t, acctest.WorkspaceProviders+migOn("m", ns, name))
-	_, waitA := a.Background(t, "apply", "-auto-approve", "-input=false")
-	_, waitB := b.Background(t, "apply", "-auto-approve", "-input=false")
+	a.Must(t, "plan", "-input=false", "-out=race.tfplan")
+	b.Must(t, "plan", "-input=false", "-out=race.tfplan")
+	_, waitA := a.Background(t, "apply", "-input=false", "race.tfplan")
+	_, waitB := b.Background(t, "apply", "-input=false", "race.tfplan")
 	outA, errA := waitA()
 	outB, errB := waitB()
-	if n := arrived(); n < 2 {
-		t.Errorf("the barrier saw %d writes; want both workspaces' (the race was not run)", n)
+	if !met() {
+		t.Errorf("the two workspaces' writes did not meet at the barrier within 20s (the race was not run)")
 	}
 	winner, loser, out := a, b, outB
 	switch {
