@@ -48,10 +48,25 @@ func RequireOwnCluster(t *testing.T) {
 	}
 }
 
+// NoCluster reports whether this run has no cluster by request (testcluster.NoClusterEnv=none,
+// `make test-quick`): the tests that need Terraform but no cluster (plan-time refusals, plans
+// without API calls, the validators' corpora) run, those that need one skip, and no control plane
+// starts.
+func NoCluster() bool { return os.Getenv(testcluster.NoClusterEnv) == "none" }
+
+// SkipWithoutCluster skips a test that needs a cluster when the run has none by request
+// (NoCluster); any other missing cluster is the caller's to fail on.
+func SkipWithoutCluster(t testing.TB) {
+	t.Helper()
+	if NoCluster() {
+		t.Skip("needs a cluster, and this run has none (" + testcluster.NoClusterEnv + "=none, make test-quick)")
+	}
+}
+
 // Run is TestMain for packages with acceptance tests. With TF_ACC set it connects to the cluster
 // named by KUBECONFIG or, if none, starts a local control plane with opts (e.g.
 // testcluster.WithKueue()) for the whole test binary, and points the provider at it through
-// KUBE_CONFIG_PATHS. It also finds Terraform for terraform-plugin-testing when
+// KUBE_CONFIG_PATHS; with NoCluster, it starts none. It also finds Terraform for terraform-plugin-testing when
 // TF_ACC_TERRAFORM_PATH is not set (set it to OpenTofu's tofu to run the tests on OpenTofu).
 // Without TF_ACC it only runs the tests: unit tests need
 // neither Terraform nor a cluster, and every test that runs Terraform skips.
@@ -67,6 +82,9 @@ func Run(m *testing.M, opts ...testcluster.Option) int {
 	if err := setProviderAddress(os.Getenv("TF_ACC_TERRAFORM_PATH")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
+	}
+	if NoCluster() {
+		return m.Run()
 	}
 	kubeconfig := os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {
@@ -147,16 +165,18 @@ func setProviderAddress(path string) error {
 // when called outside an acceptance test.
 func Dynamic(t testing.TB) dynamic.Interface {
 	t.Helper()
+	SkipWithoutCluster(t)
 	if restConfig == nil {
 		t.Fatal("acctest.Dynamic needs TF_ACC and acctest.Run as TestMain")
 	}
 	return dynamic.NewForConfigOrDie(restConfig)
 }
 
-// PreCheck skips nothing: it fails a test that needs a cluster when none was set up, so a
-// misconfigured run cannot pass by skipping.
+// PreCheck fails a test that needs a cluster when none was set up, so a misconfigured run cannot
+// pass by skipping; it skips only when the run has no cluster by request (NoCluster).
 func PreCheck(t *testing.T) {
 	t.Helper()
+	SkipWithoutCluster(t)
 	if restConfig == nil {
 		t.Fatal("no cluster: acceptance tests need TF_ACC=1 and acctest.Run as TestMain")
 	}
@@ -176,6 +196,7 @@ func RequireCluster(t *testing.T) {
 // RestConfig is the admin client configuration of the test cluster.
 func RestConfig(t testing.TB) *rest.Config {
 	t.Helper()
+	SkipWithoutCluster(t)
 	if restConfig == nil {
 		t.Fatal("acctest.RestConfig needs TF_ACC and acctest.Run as TestMain")
 	}

@@ -240,9 +240,21 @@ func RemoveBuiltProvider() {
 	}
 }
 
+// ProviderBinaryEnv names a provider binary built from the working tree for this test run (`make
+// testacc` builds it once for every package); without it, each test binary builds its own.
+const ProviderBinaryEnv = "MLPLATFORM_TEST_PROVIDER"
+
 // buildProvider builds the provider of the working tree, or of git revision rev (its files taken
-// with git archive), and writes a CLI configuration that runs it.
+// with git archive), and writes a CLI configuration that runs it. The working tree's is the one
+// ProviderBinaryEnv names, when set.
 func buildProvider(rev string) (string, error) {
+	if bin := os.Getenv(ProviderBinaryEnv); bin != "" && rev == "" {
+		dir, err := os.MkdirTemp("", "mlplatform-cli-")
+		if err != nil {
+			return "", err
+		}
+		return providerConfig(bin, dir)
+	}
 	gomod, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		return "", fmt.Errorf("finding the provider's module: %w", err)
@@ -260,11 +272,20 @@ func buildProvider(rev string) (string, error) {
 			return "", fmt.Errorf("taking the provider's files at %s: %w\n%s", rev, err, out)
 		}
 	}
-	bin := filepath.Join(dir, "bin")
-	cmd := exec.Command("go", "build", "-o", filepath.Join(bin, "terraform-provider-mlplatform"), ".")
+	bin := filepath.Join(dir, "bin", "terraform-provider-mlplatform")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building the provider %s: %w\n%s", rev, err, out)
+	}
+	return providerConfig(bin, dir)
+}
+
+// providerConfig writes into dir (which RemoveBuiltProvider removes) a CLI configuration whose
+// dev_overrides take mlplatform/mlplatform from the directory of the provider binary bin.
+func providerConfig(bin, dir string) (string, error) {
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("the provider binary: %w", err)
 	}
 	rc := filepath.Join(dir, "cli.tfrc")
 	return rc, os.WriteFile(rc, []byte(fmt.Sprintf(`provider_installation {
@@ -274,5 +295,5 @@ func buildProvider(rev string) (string, error) {
   }
   direct {}
 }
-`, bin)), 0o600)
+`, filepath.Dir(bin))), 0o600)
 }

@@ -23,7 +23,7 @@ import (
 // any fails validation), and the bases alone must plan cleanly, so that each refusal is the
 // mutation's.
 func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
-	requireCluster(t) // only for TF_ACC and the CLI; the cluster is never called
+	requireCLI(t)
 	checkCorpusTypes(t)
 	host, requests := acctest.UnreachableCluster(t)
 

@@ -55,6 +55,9 @@ func setUp(dir string) error {
 		}
 		_ = os.Setenv("TF_ACC_TERRAFORM_PATH", tf)
 	}
+	if acctest.NoCluster() {
+		return nil
+	}
 	kubeconfig := os.Getenv("KUBECONFIG")
 	if kubeconfig == "" {
 		var err error
@@ -68,12 +71,22 @@ func setUp(dir string) error {
 	return err
 }
 
+// requireCLI skips without TF_ACC: the test runs Terraform (the CLI setUp found) but never
+// calls a cluster.
+func requireCLI(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("runs Terraform: set TF_ACC=1")
+	}
+}
+
 // requireCluster skips without TF_ACC and fails when the cluster could not be set up.
 func requireCluster(t *testing.T) {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("runs Terraform against a cluster: set TF_ACC=1")
 	}
+	acctest.SkipWithoutCluster(t)
 	if admin == nil {
 		t.Fatal("no cluster: TestMain did not set one up")
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
@@ -52,6 +53,7 @@ func runTests(m *testing.M) int {
 // shared by the package's tests.
 func requireCluster(t *testing.T) string {
 	t.Helper()
+	acctest.SkipWithoutCluster(t)
 	clusterOnce.Do(func() {
 		if kubeconfig = os.Getenv("KUBECONFIG"); kubeconfig != "" {
 			return

@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/testcluster"
 )
 
@@ -35,6 +36,7 @@ const workerLost = 30 * time.Second
 //   - are dispatched again to east once west stops answering, after workerLostTimeout.
 func TestModule_multiKueue(t *testing.T) {
 	c := requireCLI(t)
+	acctest.SkipWithoutCluster(t)
 	if os.Getenv("KUBECONFIG") != "" {
 		t.Skip("needs three local control planes of its own (it stops one): runs without KUBECONFIG")
 	}

@@ -20,6 +20,10 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
+// NoClusterEnv set to "none" asks a test run for no cluster at all (`make test-quick`): tests
+// that need one skip, and no control plane starts.
+const NoClusterEnv = "MLPLATFORM_TEST_CLUSTER"
+
 // Cluster is a running local control plane.
 type Cluster struct {
 	env         *envtest.Environment

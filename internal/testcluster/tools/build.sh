@@ -5,7 +5,12 @@
 #
 #   build.sh [all]        the tools `make test` needs
 #   build.sh NAME...      the named tools
+#   build.sh -j N NAME... the named tools, N builds at a time (the go command leaves a core idle in
+#                         its serial phases: links, downloads)
 #   build.sh path NAME    build NAME if needed and print its path
+#   build.sh find NAME    the path of NAME on PATH when its version is one the project is tested
+#                         with (terraform, tofu, kubectl: see on_path_range), else as `path`;
+#                         says on stderr which it took; NAME-VERSION is the pinned build only
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -40,6 +45,55 @@ declare -A version=(
 	[kwok]=0.8.0
 	[karpenter-kwok]=1.15.0
 )
+
+# The minor versions, lowest and highest, of a CLI found on PATH that `find` takes instead of
+# building one: Terraform from the oldest the suite runs on to the newest that runs here (1.11.4 is
+# on these machines' PATH), OpenTofu's tested minor, and kubectl within the skew Kubernetes supports
+# around the control plane's 1.37.
+declare -A on_path_range=(
+	[terraform]="1.8 1.11"
+	[tofu]="1.12 1.12"
+	[kubectl]="1.36 1.38"
+)
+
+# The version (major.minor.patch) a CLI on PATH prints of itself, or nothing.
+version_on_path() {
+	local out
+	case $1 in
+	terraform | tofu) out=$(CHECKPOINT_DISABLE=1 "$1" version 2>/dev/null | head -1) ;;
+	kubectl) out=$(kubectl version --client 2>/dev/null | head -1) ;;
+	esac
+	[[ $out =~ v([0-9]+)\.([0-9]+)\.([0-9]+) ]] && echo "${BASH_REMATCH[1]}.${BASH_REMATCH[2]}.${BASH_REMATCH[3]}"
+}
+
+# find prints the path of the CLI on PATH if its version is in on_path_range, else builds it.
+# NAME-VERSION (terraform-1.8.5) asks for the pinned build itself, and only that version.
+find_tool() {
+	local name=$1 path v lo hi
+	if [[ $name =~ ^(.+)-([0-9]+\.[0-9]+\.[0-9]+)$ ]]; then
+		name=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+		[ "${version[$name]:-}" = "$v" ] || { echo "$1: build.sh pins ${name} ${version[$name]:-(not a tool)}" >&2; return 2; }
+		build "$name" && path_of "$name"
+		return
+	fi
+	[ -n "${version[$name]:-}" ] || { echo "unknown tool: $name (known: ${!version[*]})" >&2; return 2; }
+	if [ -n "${on_path_range[$name]:-}" ] && path=$(command -v "$name") && v=$(version_on_path "$name") && [ -n "$v" ]; then
+		read -r lo hi <<<"${on_path_range[$name]}"
+		if minor_at_least "$v" "$lo" && minor_at_least "$hi" "$v"; then
+			echo "using $name $v from PATH ($path)" >&2
+			echo "$path"
+			return 0
+		fi
+		echo "$name $v on PATH is outside the tested ${lo}-${hi}: building ${version[$name]}" >&2
+	fi
+	build "$name" && path_of "$name"
+}
+
+# minor_at_least A B: A's major.minor is at least B's.
+minor_at_least() {
+	local a=(${1//./ }) b=(${2//./ })
+	((a[0] > b[0] || (a[0] == b[0] && a[1] >= b[1])))
+}
 
 # Packages built inside a tools module (see module_of; its go.mod pins them) or, with @version, on
 # their own.
@@ -156,8 +210,22 @@ build() {
 	exec {lock}>&-
 }
 
+# build_parallel N NAME...: each tool in a background build, N at a time; fails when one failed.
+build_parallel() {
+	local n=$1 status=0
+	shift
+	for t in "$@"; do
+		while (($(jobs -rp | wc -l) >= n)); do wait -n || status=1; done
+		build "$t" &
+	done
+	while (($(jobs -rp | wc -l) > 0)); do wait -n || status=1; done
+	return $status
+}
+
 case ${1:-all} in
+-j) shift; n=$1; shift; build_parallel "$n" "$@" ;;
 all) for t in terraform tofu etcd kube-apiserver kube-controller-manager kube-scheduler kueue argo argo4 kwok karpenter-kwok promtool controller-gen golangci-lint tfplugindocs terraform-docs; do build "$t"; done ;;
 path) build "$2" && path_of "$2" ;;
+find) find_tool "$2" ;;
 *) for t in "$@"; do build "$t"; done ;;
 esac
