@@ -52,10 +52,20 @@ func TestExamples_plan(t *testing.T) {
 }
 
 // Every type the provider serves has its example, which docs/ shows and TestExamples_plan plans (a
-// resource's also its import command), and every example is of a type the provider serves.
+// resource's also its import command), and its page in docs/ (make generate writes it); every
+// example and every page is of a type the provider serves.
 func TestExamples_everyType(t *testing.T) {
 	resources, dataSources := acctest.ProviderTypes(t)
 	for kind, types := range map[string][]string{"resources": resources, "data-sources": dataSources} {
+		pages, err := filepath.Glob(filepath.Join("../../docs", kind, "*.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var documented []string
+		for _, page := range pages {
+			documented = append(documented, "mlplatform_"+strings.TrimSuffix(filepath.Base(page), ".md"))
+		}
+		acctest.CheckEveryType(t, "docs/"+kind, types, documented)
 		dirs, err := filepath.Glob(filepath.Join("../../examples", kind, "*"))
 		if err != nil {
 			t.Fatal(err)
