@@ -1,7 +1,13 @@
 package faulttest
 
-// The bad-input corpus: for every resource type the provider registers, a configuration that
-// plans (base) and mutations of it that must each be refused at plan naming the attribute.
+import (
+	"fmt"
+	"strings"
+)
+
+// The bad-input corpus: for every resource type the provider serves (checkCorpusTypes compares
+// bases with the provider's types), a configuration that plans (base) and mutations of it that
+// must each be refused at plan with an error pointing at the attribute (pointsAt).
 
 // part is one top-level argument or block of a resource body, by the name it sets.
 type part struct{ key, hcl string }
@@ -26,6 +32,10 @@ var bases = map[string][]part{
 	"mlplatform_cohort":                  {{"name", `name = "cohort"`}},
 	"mlplatform_local_queue":             {{"namespace", `namespace = "team"`}, {"name", `name = "training"`}, {"cluster_queue", `cluster_queue = "queue"`}},
 	"mlplatform_workload_priority_class": {{"name", `name = "production"`}, {"value", `value = 1000`}},
+	"mlplatform_topology": {
+		{"name", `name = "aws"`},
+		{"levels", `levels = ["topology.k8s.aws/network-node-layer-1", "kubernetes.io/hostname"]`},
+	},
 	"mlplatform_admission_check": {
 		{"name", `name = "prov"`},
 		{"controller_name", `controller_name = "kueue.x-k8s.io/provisioning-request"`},
@@ -78,8 +88,8 @@ var bases = map[string][]part{
 	"mlplatform_gpu_dashboard": {{"namespace", `namespace = "monitoring"`}},
 }
 
-// badCase is a base with some parts replaced (or added): attr is the attribute path the error
-// must name.
+// badCase is a base with some parts replaced (or added): attr is the attribute path, as the
+// plugin framework writes it, that the error must point at.
 type badCase struct {
 	resource string
 	what     string
@@ -98,9 +108,9 @@ func metadataCases() []badCase {
 	for resource := range bases {
 		cases = append(cases,
 			bad(resource, "name with upper case and '_'", "name", part{"name", `name = "Bad_Name"`}),
-			bad(resource, "label key with a space", "labels", part{"labels", `labels = { "bad key" = "x" }`}),
-			bad(resource, "label value with a '/'", "labels", part{"labels", `labels = { team = "a/b" }`}),
-			bad(resource, "annotation key with two '/'", "annotations", part{"annotations", `annotations = { "a/b/c" = "x" }`}),
+			bad(resource, "label key with a space", `labels["bad key"]`, part{"labels", `labels = { "bad key" = "x" }`}),
+			bad(resource, "label value with a '/'", `labels["team"]`, part{"labels", `labels = { team = "a/b" }`}),
+			bad(resource, "annotation key with two '/'", `annotations["a/b/c"]`, part{"annotations", `annotations = { "a/b/c" = "x" }`}),
 			bad(resource, "null label value", "labels", part{"labels", `labels = { team = null }`}),
 		)
 	}
@@ -126,6 +136,9 @@ func corpus() []badCase {
 		db  = "mlplatform_gpu_dashboard"
 		ac  = "mlplatform_admission_check"
 		prc = "mlplatform_provisioning_request_config"
+		top = "mlplatform_topology"
+		mkc = "mlplatform_multikueue_cluster"
+		mkq = "mlplatform_multikueue_config"
 	)
 	rg := func(covered, flavor, resource, quota, extra string) part {
 		return part{"resource_group", `resource_group {
@@ -142,9 +155,9 @@ func corpus() []badCase {
 	}
 	cases := []badCase{
 		// ResourceFlavor
-		bad(rf, "node label key", "node_labels", part{"node_labels", `node_labels = { "bad key" = "x" }`}),
-		bad(rf, "node label value", "node_labels", part{"node_labels", `node_labels = { a = "-x-" }`}),
-		bad(rf, "GPU label no pool writes", "node_labels", part{"node_labels", `node_labels = { "mlplatform.io/gpu" = "a100-80gb" }`}),
+		bad(rf, "node label key", `node_labels["bad key"]`, part{"node_labels", `node_labels = { "bad key" = "x" }`}),
+		bad(rf, "node label value", `node_labels["a"]`, part{"node_labels", `node_labels = { a = "-x-" }`}),
+		bad(rf, "GPU label no pool writes", `node_labels["mlplatform.io/gpu"]`, part{"node_labels", `node_labels = { "mlplatform.io/gpu" = "a100-80gb" }`}),
 		bad(rf, "taint effect", "node_taints[0].effect", part{"node_taints", `node_taints = [{ key = "k", value = "v", effect = "Sometimes" }]`}),
 		bad(rf, "taint key", "node_taints[0].key", part{"node_taints", `node_taints = [{ key = "bad key", effect = "NoSchedule" }]`}),
 		bad(rf, "taint value", "node_taints[0].value", part{"node_taints", `node_taints = [{ key = "k", value = "a b", effect = "NoSchedule" }]`}),
@@ -154,15 +167,15 @@ func corpus() []badCase {
 		bad(rf, "topology name", "topology_name", part{"topology_name", `topology_name = "Bad_Topology"`}),
 
 		// ClusterQueue
-		bad(cq, "quota not a quantity", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "lots", "")),
-		bad(cq, "negative quota", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "-1", "")),
-		bad(cq, "quota with an exponent of millions", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "1e-40980098", "")),
-		bad(cq, "borrowing limit not a quantity", "borrowing_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `borrowing_limit = "x"`)),
-		bad(cq, "lending limit not a quantity", "lending_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `lending_limit = "1.5.3"`)),
-		bad(cq, "covered resource twice", "covered_resources", rg(`["cpu", "cpu"]`, "flavor", "cpu", "1", "")),
-		bad(cq, "resource not covered", "resource_group", rg(`["cpu"]`, "flavor", "memory", "1Gi", "")),
-		bad(cq, "flavor name", "flavor", rg(`["cpu"]`, "Bad_Flavor", "cpu", "1", "")),
-		bad(cq, "covered resource name", "covered_resources", rg(`["bad resource!"]`, "flavor", "bad resource!", "1", "")),
+		bad(cq, "quota not a quantity", "resource_group[0].flavor[0].resource[0].nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "lots", "")),
+		bad(cq, "negative quota", "resource_group[0].flavor[0].resource[0].nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "-1", "")),
+		bad(cq, "quota with an exponent of millions", "resource_group[0].flavor[0].resource[0].nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "1e-40980098", "")),
+		bad(cq, "borrowing limit not a quantity", "resource_group[0].flavor[0].resource[0].borrowing_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `borrowing_limit = "x"`)),
+		bad(cq, "lending limit not a quantity", "resource_group[0].flavor[0].resource[0].lending_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `lending_limit = "1.5.3"`)),
+		bad(cq, "covered resource twice", "resource_group[0].covered_resources", rg(`["cpu", "cpu"]`, "flavor", "cpu", "1", "")),
+		bad(cq, "resource not covered", "resource_group[0].flavor[0].resource[0].name", rg(`["cpu"]`, "flavor", "memory", "1Gi", "")),
+		bad(cq, "flavor name", "resource_group[0].flavor[0].name", rg(`["cpu"]`, "Bad_Flavor", "cpu", "1", "")),
+		bad(cq, "covered resource name", "resource_group[0].covered_resources[0]", rg(`["bad resource!"]`, "flavor", "bad resource!", "1", "")),
 		bad(cq, "cohort name", "cohort", part{"cohort", `cohort = "Bad_Cohort"`}),
 		bad(cq, "queueing strategy", "queueing_strategy", part{"queueing_strategy", `queueing_strategy = "Random"`}),
 		bad(cq, "stop policy", "stop_policy", part{"stop_policy", `stop_policy = "Pause"`}),
@@ -170,10 +183,10 @@ func corpus() []badCase {
 		bad(cq, "reclaim within cohort", "preemption.reclaim_within_cohort", part{"preemption", `preemption = { reclaim_within_cohort = "All" }`}),
 		bad(cq, "borrow within cohort policy", "preemption.borrow_within_cohort.policy", part{"preemption", `preemption = { borrow_within_cohort = { policy = "Always" } }`}),
 		bad(cq, "selector operator", "namespace_selector.match_expressions[0].operator", part{"namespace_selector", `namespace_selector = { match_expressions = [{ key = "team", operator = "Near" }] }`}),
-		bad(cq, "selector label key", "namespace_selector.match_labels", part{"namespace_selector", `namespace_selector = { match_labels = { "bad key" = "x" } }`}),
+		bad(cq, "selector label key", `namespace_selector.match_labels["bad key"]`, part{"namespace_selector", `namespace_selector = { match_labels = { "bad key" = "x" } }`}),
 		bad(cq, "fair sharing weight", "fair_sharing_weight", part{"fair_sharing_weight", `fair_sharing_weight = "heavy"`}),
 		bad(cq, "flavor fungibility", "flavor_fungibility.when_can_borrow", part{"flavor_fungibility", `flavor_fungibility = { when_can_borrow = "Maybe" }`}),
-		bad(cq, "null covered resource", "covered_resources", rg(`["cpu", null]`, "flavor", "cpu", "1", "")),
+		bad(cq, "null covered resource", "resource_group[0].covered_resources", rg(`["cpu", null]`, "flavor", "cpu", "1", "")),
 		bad(cq, "admission check on no flavor of the queue", "admission_checks_strategy[0].on_flavors[0]", part{"admission_checks_strategy",
 			`admission_checks_strategy = [{ name = "prov", on_flavors = ["other"] }]`}),
 		bad(cq, "admission check twice", "admission_checks_strategy[1].name", part{"admission_checks_strategy",
@@ -201,13 +214,36 @@ func corpus() []badCase {
 		bad(prc, "node selector key", "pod_set_updates.node_selector[0].key", part{"pod_set_updates",
 			`pod_set_updates = { node_selector = [{ key = "bad key", value_from_provisioning_class_detail = "x" }] }`}),
 
+		// Topology
+		bad(top, "no levels", "levels", part{"levels", `levels = []`}),
+		bad(top, "17 levels", "levels", part{"levels", `levels = [` + distinctStrings(17) + `]`}),
+		bad(top, "level twice", "levels", part{"levels", `levels = ["topology.k8s.aws/network-node-layer-1", "topology.k8s.aws/network-node-layer-1"]`}),
+		bad(top, "hostname not the last level", "levels[0]", part{"levels", `levels = ["kubernetes.io/hostname", "topology.k8s.aws/network-node-layer-1"]`}),
+		bad(top, "level not a label key", "levels[0]", part{"levels", `levels = ["bad key"]`}),
+		bad(top, "null level", "levels", part{"levels", `levels = ["topology.k8s.aws/network-node-layer-1", null]`}),
+
+		// MultiKueueCluster
+		bad(mkc, "kubeconfig Secret name", "kubeconfig_secret", part{"kubeconfig_secret", `kubeconfig_secret = "Bad_Secret"`}),
+		bad(mkc, "Kueue namespace", "kueue_namespace", part{"kueue_namespace", `kueue_namespace = "Bad_NS"`}),
+		bad(mkc, "kubeconfig without TLS verification", "kubeconfig", part{"kubeconfig",
+			`kubeconfig = "apiVersion: v1\nkind: Config\nclusters: [{name: w, cluster: {server: \"https://10.0.0.1:6443\", insecure-skip-tls-verify: true}}]\nusers: [{name: w, user: {token: t}}]\ncontexts: [{name: w, context: {cluster: w, user: w}}]\ncurrent-context: w\n"`}),
+		bad(mkc, "kubeconfig path outside Kueue's directory", "kubeconfig_path", part{"kubeconfig_secret", `kubeconfig_path = "/tmp/kubeconfig"`}),
+
+		// MultiKueueConfig
+		bad(mkq, "no clusters", "clusters", part{"clusters", `clusters = []`}),
+		bad(mkq, "cluster twice", "clusters", part{"clusters", `clusters = ["worker-a", "worker-a"]`}),
+		bad(mkq, "cluster name too long", "clusters[0]", part{"clusters", `clusters = ["` + long(257) + `"]`}),
+		bad(mkq, "21 clusters", "clusters", part{"clusters", `clusters = [` + distinctStrings(21) + `]`}),
+		bad(mkq, "null cluster", "clusters", part{"clusters", `clusters = ["worker-a", null]`}),
+		bad(mkq, "quota management", "quota_management", part{"quota_management", `quota_management = "Sometimes"`}),
+
 		// Cohort
 		bad(co, "parent name", "parent", part{"parent", `parent = "Bad_Parent"`}),
 		bad(co, "fair sharing weight", "fair_sharing_weight", part{"fair_sharing_weight", `fair_sharing_weight = "x"`}),
-		bad(co, "quota not a quantity", "nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "lots", "")),
-		bad(co, "lending limit not a quantity", "lending_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `lending_limit = "x"`)),
-		bad(co, "borrowing limit not a quantity", "borrowing_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `borrowing_limit = "1e"`)),
-		bad(co, "covered resource twice", "covered_resources", rg(`["cpu", "cpu"]`, "flavor", "cpu", "1", "")),
+		bad(co, "quota not a quantity", "resource_group[0].flavor[0].resource[0].nominal_quota", rg(`["cpu"]`, "flavor", "cpu", "lots", "")),
+		bad(co, "lending limit not a quantity", "resource_group[0].flavor[0].resource[0].lending_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `lending_limit = "x"`)),
+		bad(co, "borrowing limit not a quantity", "resource_group[0].flavor[0].resource[0].borrowing_limit", rg(`["cpu"]`, "flavor", "cpu", "1", `borrowing_limit = "1e"`)),
+		bad(co, "covered resource twice", "resource_group[0].covered_resources", rg(`["cpu", "cpu"]`, "flavor", "cpu", "1", "")),
 
 		// LocalQueue
 		bad(lq, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
@@ -231,7 +267,7 @@ func corpus() []badCase {
 		bad(nc, "max pods", "kubelet.max_pods", part{"kubelet", `kubelet = { max_pods = -1 }`}),
 		bad(nc, "image GC threshold", "kubelet.image_gc_high_threshold_percent", part{"kubelet", `kubelet = { image_gc_high_threshold_percent = 150 }`}),
 		bad(nc, "AMI family", "ami_family", part{"ami_family", `ami_family = "Windows95"`}),
-		bad(nc, "role and instance profile", "instance_profile", part{"instance_profile", `instance_profile = "profile"`}),
+		bad(nc, "role and instance profile", "role", part{"instance_profile", `instance_profile = "profile"`}),
 		bad(nc, "null tag value", "tags", part{"tags", `tags = { owner = null }`}),
 		bad(nc, "null billing value", "billing", part{"billing", `billing = { team = null }`}),
 		bad(nc, "null subnet selector term", "subnet_selector", part{"subnet_selector", `subnet_selector = [null]`}),
@@ -247,35 +283,35 @@ func corpus() []badCase {
 		bad(np, "expire after", "expire_after", part{"expire_after", `expire_after = "forever"`}),
 		bad(np, "taint effect", "taints[0].effect", part{"taints", `taints = [{ key = "k", effect = "Sometimes" }]`}),
 		bad(np, "time-slicing replicas", "time_slicing.replicas", part{"time_slicing", `time_slicing = { replicas = 0 }`}),
-		bad(np, "node label key", "node_labels", part{"node_labels", `node_labels = { "bad key" = "x" }`}),
+		bad(np, "node label key", `node_labels["bad key"]`, part{"node_labels", `node_labels = { "bad key" = "x" }`}),
 		bad(np, "budget nodes", "disruption.budgets[0].nodes", part{"disruption", `disruption = { budgets = [{ nodes = "lots" }] }`}),
-		bad(np, "instance type of another GPU", "gpu.instance_types", part{"gpu", `gpu = { model = "a100-80gb", instance_types = ["g5.xlarge"] }`}),
+		bad(np, "instance type of another GPU", "gpu.instance_types[0]", part{"gpu", `gpu = { model = "a100-80gb", instance_types = ["g5.xlarge"] }`}),
 		bad(np, "null billing value", "billing", part{"billing", `billing = { team = null }`}),
 		bad(np, "null instance type", "gpu.instance_types", part{"gpu", `gpu = { model = "a100-80gb", instance_types = [null] }`}),
 
 		// MIG config
-		bad(mig, "MIG profile", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "9g.99gb" = 1 } }] } }`}),
-		bad(mig, "GPU", "gpu", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a200", mig_enabled = true, mig_devices = { "1g.10gb" = 7 } }] } }`}),
-		bad(mig, "too many slices", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "1g.10gb" = 8 } }] } }`}),
-		bad(mig, "devices without MIG", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ mig_enabled = false, mig_devices = { "1g.10gb" = 1 } }] } }`}),
-		bad(mig, "negative device index", "devices", part{"mig_configs", `mig_configs = { c = { entries = [{ devices = [-1], mig_enabled = false }] } }`}),
-		bad(mig, "no entries", "entries", part{"mig_configs", `mig_configs = { c = { entries = [] } }`}),
-		bad(mig, "config name", "mig_configs", part{"mig_configs", `mig_configs = { "bad name" = { entries = [{ mig_enabled = false }] } }`}),
+		bad(mig, "MIG profile", `mig_configs["c"].entries[0].mig_devices`, part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "9g.99gb" = 1 } }] } }`}),
+		bad(mig, "GPU", `mig_configs["c"].entries[0].gpu`, part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a200", mig_enabled = true, mig_devices = { "1g.10gb" = 7 } }] } }`}),
+		bad(mig, "too many slices", `mig_configs["c"].entries[0].mig_devices`, part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "1g.10gb" = 8 } }] } }`}),
+		bad(mig, "devices without MIG", `mig_configs["c"].entries[0].mig_devices`, part{"mig_configs", `mig_configs = { c = { entries = [{ mig_enabled = false, mig_devices = { "1g.10gb" = 1 } }] } }`}),
+		bad(mig, "negative device index", `mig_configs["c"].entries[0].devices[0]`, part{"mig_configs", `mig_configs = { c = { entries = [{ devices = [-1], mig_enabled = false }] } }`}),
+		bad(mig, "no entries", `mig_configs["c"].entries`, part{"mig_configs", `mig_configs = { c = { entries = [] } }`}),
+		bad(mig, "config name", `mig_configs["bad name"]`, part{"mig_configs", `mig_configs = { "bad name" = { entries = [{ mig_enabled = false }] } }`}),
 		bad(mig, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
-		bad(mig, "slices that do not fit together", "mig_devices", part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "4g.40gb" = 2 } }] } }`}),
-		bad(mig, "null device index", "devices", part{"mig_configs", `mig_configs = { c = { entries = [{ devices = [null], mig_enabled = false }] } }`}),
+		bad(mig, "slices that do not fit together", `mig_configs["c"].entries[0].mig_devices`, part{"mig_configs", `mig_configs = { c = { entries = [{ gpu = "a100-80gb", mig_enabled = true, mig_devices = { "4g.40gb" = 2 } }] } }`}),
+		bad(mig, "null device index", `mig_configs["c"].entries[0].devices`, part{"mig_configs", `mig_configs = { c = { entries = [{ devices = [null], mig_enabled = false }] } }`}),
 
 		// Time-slicing config
-		bad(ts, "zero replicas", "replicas", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 0 }] } }`}),
-		bad(ts, "resource name", "name", part{"configs", `configs = { any = { resources = [{ name = "bad resource!", replicas = 2 }] } }`}),
-		bad(ts, "MIG strategy", "mig_strategy", part{"configs", `configs = { any = { mig_strategy = "sometimes", resources = [{ name = "nvidia.com/gpu", replicas = 2 }] } }`}),
-		bad(ts, "no resources", "resources", part{"configs", `configs = { any = { resources = [] } }`}),
-		bad(ts, "config name", "configs", part{"configs", `configs = { "bad name" = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }] } }`}),
-		bad(ts, "rename", "rename", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", rename = "bad name!", replicas = 2 }] } }`}),
+		bad(ts, "zero replicas", `configs["any"].resources[0].replicas`, part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 0 }] } }`}),
+		bad(ts, "resource name", `configs["any"].resources[0].name`, part{"configs", `configs = { any = { resources = [{ name = "bad resource!", replicas = 2 }] } }`}),
+		bad(ts, "MIG strategy", `configs["any"].mig_strategy`, part{"configs", `configs = { any = { mig_strategy = "sometimes", resources = [{ name = "nvidia.com/gpu", replicas = 2 }] } }`}),
+		bad(ts, "no resources", `configs["any"].resources`, part{"configs", `configs = { any = { resources = [] } }`}),
+		bad(ts, "config name", `configs["bad name"]`, part{"configs", `configs = { "bad name" = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }] } }`}),
+		bad(ts, "rename", `configs["any"].resources[0].rename`, part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", rename = "bad name!", replicas = 2 }] } }`}),
 		bad(ts, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
-		bad(ts, "resource twice", "resources", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }, { name = "nvidia.com/gpu", replicas = 3 }] } }`}),
+		bad(ts, "resource twice", `configs["any"].resources[1].name`, part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }, { name = "nvidia.com/gpu", replicas = 3 }] } }`}),
 		bad(ts, "null config", "configs", part{"configs", `configs = { any = { resources = [{ name = "nvidia.com/gpu", replicas = 2 }] }, x = null }`}),
-		bad(ts, "null device list strategy", "device_list_strategy", part{"configs", `configs = { any = { plugin = { device_list_strategy = [null] } } }`}),
+		bad(ts, "null device list strategy", `configs["any"].plugin.device_list_strategy`, part{"configs", `configs = { any = { plugin = { device_list_strategy = [null] } } }`}),
 
 		// Training job template
 		bad(tjt, "no image", "image", part{"image", `image = ""`}),
@@ -291,16 +327,16 @@ func corpus() []badCase {
 		bad(tjt, "volume claim name", "volumes[0].claim_name", part{"volumes", `volumes = [{ claim_name = "Bad_Claim", mount_path = "/data" }]`}),
 		bad(tjt, "queue name", "queue", part{"queue", `queue = "Bad_Queue"`}),
 		bad(tjt, "service account", "service_account", part{"service_account", `service_account = "Bad_SA"`}),
-		bad(tjt, "environment variable name", "env", part{"env", `env = { "1BAD" = "x" }`}),
+		bad(tjt, "environment variable name", `env["1BAD"]`, part{"env", `env = { "1BAD" = "x" }`}),
 		bad(tjt, "TTL after finished", "ttl_after_finished", part{"ttl_after_finished", `ttl_after_finished = "a while"`}),
-		bad(tjt, "billing label key", "billing", part{"billing", `billing = { "bad key" = "x" }`}),
+		bad(tjt, "billing label key", `billing["bad key"]`, part{"billing", `billing = { "bad key" = "x" }`}),
 		bad(tjt, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(tjt, "checkpoint grace period", "checkpoint.termination_grace_period", part{"checkpoint", `checkpoint = { uri = "s3://b/c", termination_grace_period = "soon" }`}),
 		bad(tjt, "null hyperparameter", "hyperparameters", part{"hyperparameters", `hyperparameters = { lr = null }`}),
 		bad(tjt, "null argument", "args", part{"args", `args = ["--epochs=3", null]`}),
 
 		// Training schedule
-		bad(sch, "not a cron schedule", "schedules", part{"schedules", `schedules = ["every night"]`}),
+		bad(sch, "not a cron schedule", "schedules[0]", part{"schedules", `schedules = ["every night"]`}),
 		bad(sch, "time zone", "timezone", part{"timezone", `timezone = "Mars/Olympus_Mons"`}),
 		bad(sch, "concurrency policy", "concurrency_policy", part{"concurrency_policy", `concurrency_policy = "Sometimes"`}),
 		bad(sch, "starting deadline", "starting_deadline", part{"starting_deadline", `starting_deadline = "soon"`}),
@@ -309,16 +345,16 @@ func corpus() []badCase {
 		bad(sch, "template name", "template", part{"template", `template = "Bad_Template"`}),
 		bad(sch, "no schedules", "schedules", part{"schedules", `schedules = []`}),
 		bad(sch, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
-		bad(sch, "cron field out of range", "schedules", part{"schedules", `schedules = ["0 25 * * *"]`}),
+		bad(sch, "cron field out of range", "schedules[0]", part{"schedules", `schedules = ["0 25 * * *"]`}),
 		bad(sch, "null parameter", "parameters", part{"parameters", `parameters = { dataset_version = null }`}),
 
 		// Team
 		bad(tm, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(tm, "cost centre", "cost_centre", part{"cost_centre", `cost_centre = "cc 4102"`}),
-		bad(tm, "local queue name", "local_queues", part{"local_queues", `local_queues = { "Bad_Queue" = "queue" }`}),
-		bad(tm, "cluster queue name", "local_queues", part{"local_queues", `local_queues = { training = "Bad_Queue" }`}),
+		bad(tm, "local queue name", `local_queues["Bad_Queue"]`, part{"local_queues", `local_queues = { "Bad_Queue" = "queue" }`}),
+		bad(tm, "cluster queue name", `local_queues["training"]`, part{"local_queues", `local_queues = { training = "Bad_Queue" }`}),
 		bad(tm, "project label", "project_label", part{"project_label", `project_label = "bad key"`}),
-		bad(tm, "Kueue namespace label", "kueue_namespace_labels", part{"kueue_namespace_labels", `kueue_namespace_labels = { "bad key" = "true" }`}),
+		bad(tm, "Kueue namespace label", `kueue_namespace_labels["bad key"]`, part{"kueue_namespace_labels", `kueue_namespace_labels = { "bad key" = "true" }`}),
 		bad(tm, "workflow service account", "workflow_service_account", part{"workflow_service_account", `workflow_service_account = "Bad_SA"`}),
 		bad(tm, "name too long for a namespace", "name", part{"name", `name = "` + long(64) + `"`}),
 		bad(tm, "null member group", "member_groups", part{"member_groups", `member_groups = ["nlp", null]`}),
@@ -328,22 +364,22 @@ func corpus() []badCase {
 		bad(bil, "admission wait SLO", "admission_wait_slo", part{"admission_wait_slo", `admission_wait_slo = "soon"`}),
 		bad(bil, "evaluation interval", "evaluation_interval", part{"evaluation_interval", `evaluation_interval = "1500ms"`}),
 		bad(bil, "memory alert ratio", "gpu_memory_alert_ratio", part{"gpu_memory_alert_ratio", `gpu_memory_alert_ratio = 1.5`}),
-		bad(bil, "alert label key", "alert_labels", part{"alert_labels", `alert_labels = { "bad key" = "x" }`}),
+		bad(bil, "alert label key", `alert_labels["bad key"]`, part{"alert_labels", `alert_labels = { "bad key" = "x" }`}),
 		bad(bil, "namespace", "namespace", part{"namespace", `namespace = "Bad_NS"`}),
 		bad(bil, "pending alert after", "pending_alert_after", part{"pending_alert_after", `pending_alert_after = "1 hour"`}),
 		bad(bil, "idle alert after", "gpu_idle_alert_after", part{"gpu_idle_alert_after", `gpu_idle_alert_after = "1 hour"`}),
 		bad(bil, "team label", "team_label", part{"team_label", `team_label = "bad label!"`}),
-		bad(bil, "SLO per queue", "admission_wait_slo_per_queue", part{"admission_wait_slo_per_queue", `admission_wait_slo_per_queue = { research = "soon" }`}),
+		bad(bil, "SLO per queue", `admission_wait_slo_per_queue["research"]`, part{"admission_wait_slo_per_queue", `admission_wait_slo_per_queue = { research = "soon" }`}),
 		bad(bil, "queue inactive alert after", "queue_inactive_alert_after", part{"queue_inactive_alert_after", `queue_inactive_alert_after = "x"`}),
-		bad(bil, "capacity type", "pools", part{"pools", `pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`}),
-		bad(bil, "GPU model of a pool", "pools", part{"pools", `pools = { a100 = { spot = {
+		bad(bil, "capacity type", `pools["a100"]["preemptible"]`, part{"pools", `pools = { a100 = { preemptible = { node_labels = {}, per_gpu = {}, hourly_price = null } } }`}),
+		bad(bil, "GPU model of a pool", `pools["a100"]["spot"]`, part{"pools", `pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a200", "karpenter.sh/nodepool" = "a100-spot" }
     per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/gpu" = 1.5 }
   } } }`}),
 
-		bad(bil, "null supply", "pools", part{"pools", `pools = { a100 = { spot = null } }`}),
-		bad(bil, "null node label of a supply", "node_labels", part{"pools", `pools = { a100 = { spot = {
+		bad(bil, "null supply", `pools["a100"]`, part{"pools", `pools = { a100 = { spot = null } }`}),
+		bad(bil, "null node label of a supply", `pools["a100"]["spot"].node_labels`, part{"pools", `pools = { a100 = { spot = {
     node_labels  = { "mlplatform.io/gpu" = "a100", "karpenter.sh/capacity-type" = "spot", "karpenter.sh/nodepool" = null }
     per_gpu      = { "nvidia.com/gpu" = 1 }
     hourly_price = { "nvidia.com/gpu" = 1.5 }
@@ -359,6 +395,15 @@ func corpus() []badCase {
 		bad(db, "time to", "time_to", part{"time_to", `time_to = "later"`}),
 	}
 	return append(cases, metadataCases()...)
+}
+
+// distinctStrings are n distinct quoted strings, each a valid label key.
+func distinctStrings(n int) string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%q", fmt.Sprintf("example.com/item-%d", i))
+	}
+	return strings.Join(out, ", ")
 }
 
 func long(n int) string {

@@ -4,30 +4,31 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 )
 
 // Every configuration of the bad-input corpus (badinput_corpus_test.go), over every resource type
-// the provider registers, is refused at plan with an error that names the attribute, and the
-// provider makes no API call doing so: it points at a stand-in server that counts requests. The
-// corpus is planned in rounds of one configuration holding every case not refused yet (Terraform
-// reports every resource's errors, but stops before planning when any fails validation), and the
-// bases alone must plan cleanly, so that each refusal is the mutation's.
+// the provider serves (checkCorpusTypes), is refused at plan with an error that points at the
+// attribute (pointsAt), and the provider makes no API call doing so: it points at a stand-in
+// server that counts requests. The corpus is planned in rounds of one configuration holding every
+// case not refused yet (Terraform reports every resource's errors, but stops before planning when
+// any fails validation), and the bases alone must plan cleanly, so that each refusal is the
+// mutation's.
 func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 	requireCLI(t)
+	checkCorpusTypes(t)
 	host, requests := acctest.UnreachableCluster(t)
 
-	var kinds []string
-	for k := range bases {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
 	var controls []badCase
-	for _, k := range kinds {
+	for _, k := range slices.Sorted(maps.Keys(bases)) {
 		controls = append(controls, badCase{resource: k, what: "base"})
 	}
 	if diags := planCases(t, host, controls); len(diags) > 0 {
@@ -40,7 +41,7 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 		perType[c.resource]++
 	}
 	t.Logf("%d bad configurations: %v", len(cases), perType)
-	refused := map[int][]string{} // case index in cases -> its error messages
+	refused := map[int][]refusal{} // case index in cases -> its errors
 	pending := make([]int, len(cases))
 	for i := range pending {
 		pending[i] = i
@@ -53,8 +54,8 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 		diags := planCases(t, host, batch)
 		var next []int
 		for i, ci := range pending {
-			if msgs := diags[i]; len(msgs) > 0 {
-				refused[ci] = msgs
+			if errs := diags[i]; len(errs) > 0 {
+				refused[ci] = errs
 			} else {
 				next = append(next, ci)
 			}
@@ -69,10 +70,10 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 		}
 		pending = next
 	}
-	for ci, msgs := range refused {
+	for ci, errs := range refused {
 		c := cases[ci]
-		if !slices.ContainsFunc(msgs, func(m string) bool { return strings.Contains(m, c.attr) }) {
-			t.Errorf("%s, %s: refused, but no error names %s: %q", c.resource, c.what, c.attr, msgs)
+		if !slices.ContainsFunc(errs, func(r refusal) bool { return pointsAt(r, c.attr) }) {
+			t.Errorf("%s, %s: refused, but no error points at %s: %v", c.resource, c.what, c.attr, errs)
 		}
 	}
 	if n := requests(); n != 0 {
@@ -80,9 +81,31 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 	}
 }
 
-// planCases plans one configuration with each case as a resource (case i at lines of its own)
-// and returns, per case, the summary and detail of each error reported inside it.
-func planCases(t *testing.T, host string, cases []badCase) map[int][]string {
+// The bad-input corpus has a base for each resource type the provider serves, none for a type it
+// does not, and bad cases of each type's own besides the metadata cases every type gets.
+func TestBadInputCorpus_everyResourceType(t *testing.T) { checkCorpusTypes(t) }
+
+func checkCorpusTypes(t *testing.T) {
+	t.Helper()
+	served, _ := acctest.ProviderTypes(t)
+	acctest.CheckEveryType(t, "the bad-input corpus", served, slices.Sorted(maps.Keys(bases)))
+	own := map[string]int{}
+	for _, c := range corpus() {
+		own[c.resource]++
+	}
+	for _, c := range metadataCases() {
+		own[c.resource]--
+	}
+	for _, typ := range served {
+		if own[typ] == 0 && bases[typ] != nil {
+			t.Errorf("the bad-input corpus has no case of %s's own, only the metadata cases", typ)
+		}
+	}
+}
+
+// planCases plans one configuration with each case as a resource (case i is resource "c<i>") and
+// returns, per case, the errors Terraform reports inside its resource.
+func planCases(t *testing.T, host string, cases []badCase) map[int][]refusal {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(acctest.WorkspaceProviders)
@@ -91,18 +114,14 @@ provider "mlplatform" {
   host = %q
 }
 `, host)
-	line := strings.Count(b.String(), "\n") + 1
-	type span struct{ from, to int }
-	spans := make([]span, len(cases))
 	for i, c := range cases {
-		block := fmt.Sprintf("\nresource %q \"c%d\" {\n  %s\n}\n", c.resource, i, strings.Join(body(c), "\n  "))
-		spans[i] = span{line, line + strings.Count(block, "\n")}
-		line += strings.Count(block, "\n")
-		b.WriteString(block)
+		fmt.Fprintf(&b, "\nresource %q \"c%d\" {\n  %s\n}\n", c.resource, i, strings.Join(body(c), "\n  "))
 	}
-	ws := acctest.NewWorkspace(t, b.String(), "KUBE_CONFIG_PATHS=/nonexistent")
+	config := b.String()
+	blocks := caseBlocks(t, config, len(cases))
+	ws := acctest.NewWorkspace(t, config, "KUBE_CONFIG_PATHS=/nonexistent")
 	out, _, _ := ws.Run(t, "plan", "-json", "-input=false")
-	found := map[int][]string{}
+	found := map[int][]refusal{}
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	for sc.Scan() {
@@ -111,7 +130,8 @@ provider "mlplatform" {
 			Diagnostic struct {
 				Severity, Summary, Detail string
 				Range                     *struct {
-					Start struct{ Line int } `json:"start"`
+					Start struct{ Byte int } `json:"start"`
+					End   struct{ Byte int } `json:"end"`
 				} `json:"range"`
 			} `json:"diagnostic"`
 		}
@@ -124,14 +144,38 @@ provider "mlplatform" {
 			t.Errorf("an error outside any resource: %s", text)
 			continue
 		}
-		i := slices.IndexFunc(spans, func(s span) bool { return d.Range.Start.Line >= s.from && d.Range.Start.Line < s.to })
+		r := refusal{text: text, from: d.Range.Start.Byte, to: d.Range.End.Byte}
+		i := slices.IndexFunc(blocks, func(b *hclsyntax.Block) bool { return covers(b.Range(), r.from, r.to) })
 		if i < 0 {
-			t.Errorf("an error at line %d, in no case: %s", d.Range.Start.Line, text)
+			t.Errorf("an error at bytes %d-%d, in no case: %s", r.from, r.to, text)
 			continue
 		}
-		found[i] = append(found[i], text)
+		r.body, r.src = blocks[i].Body, config[r.from:r.to]
+		found[i] = append(found[i], r)
 	}
 	return found
+}
+
+// caseBlocks are the n resource blocks of config, case i's at i.
+func caseBlocks(t *testing.T, config string, n int) []*hclsyntax.Block {
+	t.Helper()
+	f, diags := hclsyntax.ParseConfig([]byte(config), "main.tf", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("the corpus's configuration does not parse: %v", diags)
+	}
+	blocks := make([]*hclsyntax.Block, n)
+	for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+		var i int
+		if b.Type == "resource" && len(b.Labels) == 2 {
+			if _, err := fmt.Sscanf(b.Labels[1], "c%d", &i); err == nil && i < n {
+				blocks[i] = b
+			}
+		}
+	}
+	if slices.Contains(blocks, nil) {
+		t.Fatal("a case's resource block is missing from the corpus's configuration")
+	}
+	return blocks
 }
 
 // body is a case's resource body: its base with the case's parts replacing those of the same

@@ -51,6 +51,46 @@ func TestExamples_plan(t *testing.T) {
 	})
 }
 
+// Every type the provider serves has its example, which docs/ shows and TestExamples_plan plans (a
+// resource's also its import command), and its page in docs/ (make generate writes it); every
+// example and every page is of a type the provider serves.
+func TestExamples_everyType(t *testing.T) {
+	resources, dataSources := acctest.ProviderTypes(t)
+	for kind, types := range map[string][]string{"resources": resources, "data-sources": dataSources} {
+		pages, err := filepath.Glob(filepath.Join("../../docs", kind, "*.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var documented []string
+		for _, page := range pages {
+			documented = append(documented, "mlplatform_"+strings.TrimSuffix(filepath.Base(page), ".md"))
+		}
+		acctest.CheckEveryType(t, "docs/"+kind, types, documented)
+		dirs, err := filepath.Glob(filepath.Join("../../examples", kind, "*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var covered []string
+		for _, dir := range dirs {
+			covered = append(covered, filepath.Base(dir))
+		}
+		acctest.CheckEveryType(t, "examples/"+kind, types, covered)
+		files := map[string][]string{"resources": {"resource.tf", "import.sh"}, "data-sources": {"data-source.tf"}}[kind]
+		for _, typ := range types {
+			for _, f := range files {
+				if _, err := os.Stat(filepath.Join("../../examples", kind, typ, f)); err != nil {
+					t.Errorf("%s has no example %s: %v", typ, f, err)
+				}
+			}
+		}
+	}
+	for dir := range readsTheCluster {
+		if _, err := os.Stat(filepath.Join("../../examples", dir)); err != nil {
+			t.Errorf("readsTheCluster names %s, which is no example: %v", dir, err)
+		}
+	}
+}
+
 // exampleInputs are the values of the examples' variables that have no default, as a user gives
 // them.
 var exampleInputs = tfconfig.Variables{"worker_a_kubeconfig": tfconfig.StringVariable(testKubeconfig)}

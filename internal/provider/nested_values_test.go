@@ -3,6 +3,7 @@ package provider_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -14,13 +15,17 @@ import (
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
 )
 
-// Every value of every resource and data source configuration (nestedBases), and of the
-// provider's, is in turn made unknown, as a value taken from another resource is at plan, and
-// every element of a map, list or set is in turn made null. An unknown value must validate and
-// plan (configure, for the provider); a null element must be refused when Terraform validates the
-// configuration, on the attribute that holds it. Neither may make the provider fail on its own
-// values (a Value Conversion Error, "always an error in the provider") or panic.
+// Every value of every resource and data source configuration (nestedBases and nestedDataBases,
+// whose types must be the ones the provider serves), and of the provider's, is in turn made
+// unknown, as a value taken from another resource is at plan, and every element of a map, list or
+// set is in turn made null. An unknown value must validate and plan (configure, for the
+// provider); a null element must be refused when Terraform validates the configuration, on the
+// attribute that holds it. Neither may make the provider fail on its own values (a Value
+// Conversion Error, "always an error in the provider") or panic.
 func TestNestedNullAndUnknownValues(t *testing.T) {
+	resources, dataSources := acctest.ProviderTypes(t)
+	acctest.CheckEveryType(t, "nestedBases", resources, slices.Sorted(maps.Keys(nestedBases)))
+	acctest.CheckEveryType(t, "nestedDataBases", dataSources, slices.Sorted(maps.Keys(nestedDataBases)))
 	host, requests := acctest.UnreachableCluster(t)
 	s := provider.NewServer("test")()
 	schemas, err := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})

@@ -8,8 +8,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
-// The corpus of TestAccParity_BuiltinKinds: for each built-in kind the provider writes, a valid
-// object like the provider's and changes to it, each judged on a fresh copy.
+// The corpus of TestAccParity_BuiltinKinds: for each built-in kind the provider writes (the
+// engine's, TestBuiltinCorpus_everyBuiltinKind), a valid object like the provider's and changes
+// to it, each judged on a fresh copy.
 
 type builtinKindCorpus struct {
 	kind  string

@@ -3,6 +3,7 @@ package validate
 import (
 	"context"
 	"slices"
+	"strings"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -33,6 +34,17 @@ func EngineKinds() []schema.GroupKind {
 		}
 		return 0
 	})
+	return out
+}
+
+// BuiltinKinds are the built-in group-kinds the engine judges as the apiserver does, sorted: the
+// ones the provider writes.
+func BuiltinKinds() []schema.GroupKind {
+	var out []schema.GroupKind
+	for gk := range builtins {
+		out = append(out, gk)
+	}
+	slices.SortFunc(out, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
 	return out
 }
 

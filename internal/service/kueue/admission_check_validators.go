@@ -50,9 +50,10 @@ func (admissionCheck) ValidateConfig(ctx context.Context, req resource.ValidateC
 		if got.IsUnknown() || got.ValueString() == expected {
 			return
 		}
-		resp.Diagnostics.AddAttributeError(path.Root("parameters").AtName(attr), "Parameters that Kueue's check cannot read",
-			fmt.Sprintf("parameters.%s = %q: Kueue's %s check reads a %s, so set %s. With %q Kueue keeps the check inactive (\"wrong %s\").",
-				attr, got.ValueString(), controller.ValueString(), kind, want, got.ValueString(), what))
+		at := path.Root("parameters").AtName(attr)
+		resp.Diagnostics.AddAttributeError(at, "Parameters that Kueue's check cannot read",
+			fmt.Sprintf("Attribute %s: %q: Kueue's %s check reads a %s, so set %s. With %q Kueue keeps the check inactive (\"wrong %s\").",
+				at, got.ValueString(), controller.ValueString(), kind, want, got.ValueString(), what))
 	}
 	wrong("api_group", "group", params.APIGroup, kueuev1beta2.SchemeGroupVersion.Group)
 	wrong("kind", "kind", params.Kind, kind)

@@ -111,7 +111,7 @@ func (o quotaOwner) resourceGroupBlock() schema.ListNestedBlock {
 					MarkdownDescription: fmt.Sprintf("The resources this group's flavors give quota for, e.g. `nvidia.com/gpu`, "+
 						"`nvidia.com/mig-1g.10gb`, `cpu`, `memory`: 1 to %d Kubernetes resource names. Each `flavor` has one "+
 						"`resource` block per entry, in this order.", maxCoveredResources),
-					Validators: []validator.List{listvalidator.ValueStringsAre(framework.QualifiedName())},
+					Validators: []validator.List{listvalidator.ValueStringsAre(framework.QualifiedName()), listvalidator.UniqueValues()},
 				},
 			},
 			Blocks: map[string]schema.Block{

@@ -116,7 +116,8 @@ func checkPools(ctx context.Context, pools types.Map, p path.Path, diags *diag.D
 				continue
 			}
 			if _, err := checkSupply(pool, ct, s); err != nil {
-				diags.AddAttributeError(p.AtMapKey(pool).AtMapKey(ct), "Invalid Attribute Value", err.Error())
+				at := p.AtMapKey(pool).AtMapKey(ct)
+				diags.AddAttributeError(at, "Invalid Attribute Value", fmt.Sprintf("Attribute %s: %s", at, err.Msg))
 			}
 		}
 	}

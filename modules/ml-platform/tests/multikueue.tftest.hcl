@@ -181,3 +181,27 @@ run "worker_lost_timeout_not_a_duration_refused" {
 
   expect_failures = [var.multikueue]
 }
+
+run "manager_without_workers_refused" {
+  command = plan
+
+  variables {
+    gpu_pools  = {}
+    teams      = { alpha = {}, beta = { local_queues = ["training", "sweeps"] } }
+    multikueue = { workers = {} }
+  }
+
+  expect_failures = [var.multikueue]
+}
+
+run "worker_platform_not_the_module_output_refused" {
+  command = plan
+
+  variables {
+    gpu_pools  = {}
+    teams      = { alpha = {}, beta = { local_queues = ["training", "sweeps"] } }
+    multikueue = { workers = { east = { platform = { teams = {} }, kubeconfig_secret = "east-kubeconfig" } } }
+  }
+
+  expect_failures = [var.multikueue]
+}

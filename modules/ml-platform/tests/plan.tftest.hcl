@@ -1,5 +1,7 @@
 # Plan-only runs: the arithmetic from whole GPUs to quotas and costs, and every refusal of a
-# wrong input, each asserted with expect_failures on the variable or resource that must refuse.
+# wrong input, each asserted with expect_failures on the variable or resource that must refuse
+# (internal/moduletest checks that each validation block and precondition of the module fails a
+# run here or in tests/multikueue.tftest.hcl that expects it).
 # Nothing is written to the cluster. Run by internal/moduletest (go test with TF_ACC=1), or by
 # hand: terraform init && terraform test -filter=tests/plan.tftest.hcl (KUBE_CONFIG_PATHS set).
 
@@ -412,6 +414,64 @@ run "bad_pool_key_refused" {
   expect_failures = [var.gpu_pools]
 }
 
+run "too_many_pools_refused" {
+  command = plan
+  variables {
+    gpu_pools = { for i in range(33) : "p${i}" => { model = "a100-80gb", spot = { max_gpus = 8 } } }
+    teams     = {}
+  }
+  expect_failures = [var.gpu_pools]
+}
+
+run "bad_cluster_name_refused" {
+  command = plan
+  variables {
+    cluster_name = "1-cluster"
+  }
+  expect_failures = [var.cluster_name]
+}
+
+run "bad_team_key_refused" {
+  command = plan
+  variables {
+    teams = { Alpha_Team = {} }
+  }
+  expect_failures = [var.teams]
+}
+
+run "team_without_local_queues_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { local_queues = [] } }
+  }
+  expect_failures = [var.teams]
+}
+
+run "schedule_name_twice_in_a_team_refused" {
+  command = plan
+  variables {
+    teams = { alpha = { training_templates = {
+      train = {
+        image     = "trainer:1", training_script = "train.py", hardware = { cpu_cores = 1, memory_gb = 1 }
+        schedules = { nightly = { cron = ["0 2 * * *"], timezone = "UTC" } }
+      }
+      eval = {
+        image     = "trainer:1", training_script = "eval.py", hardware = { cpu_cores = 1, memory_gb = 1 }
+        schedules = { nightly = { cron = ["0 3 * * *"], timezone = "UTC" } }
+      }
+    } } }
+  }
+  expect_failures = [var.teams]
+}
+
+run "fractional_priority_refused" {
+  command = plan
+  variables {
+    priorities = { production = { value = 1000.5 } }
+  }
+  expect_failures = [var.priorities]
+}
+
 run "unknown_priority_refused" {
   command = plan
   variables {
@@ -572,6 +632,54 @@ run "preemption_kueue_refuses_refused" {
     preemption = { reclaim_within_cohort = "Never", borrow_within_cohort = "LowerPriority" }
   }
   expect_failures = [var.preemption]
+}
+
+run "preemption_within_cluster_queue_refused" {
+  command = plan
+  variables {
+    preemption = { within_cluster_queue = "Any" }
+  }
+  expect_failures = [var.preemption]
+}
+
+run "preemption_reclaim_within_cohort_refused" {
+  command = plan
+  variables {
+    preemption = { reclaim_within_cohort = "LowerOrNewerEqualPriority" }
+  }
+  expect_failures = [var.preemption]
+}
+
+run "preemption_borrow_within_cohort_refused" {
+  command = plan
+  variables {
+    preemption = { borrow_within_cohort = "Any" }
+  }
+  expect_failures = [var.preemption]
+}
+
+run "preemption_threshold_without_borrowing_refused" {
+  command = plan
+  variables {
+    preemption = { borrow_max_priority_threshold = 100 }
+  }
+  expect_failures = [var.preemption]
+}
+
+run "gpu_operator_namespace_refused" {
+  command = plan
+  variables {
+    gpu_operator = { namespace = "GPU_Operator" }
+  }
+  expect_failures = [var.gpu_operator]
+}
+
+run "preflight_namespace_refused" {
+  command = plan
+  variables {
+    preflight = { enabled = false, kueue_namespace = "Kueue System" }
+  }
+  expect_failures = [var.preflight]
 }
 
 run "role_and_instance_profile_refused" {
