@@ -103,7 +103,7 @@ type engine struct {
 	events eventQueue
 	seq    int
 	runs   []*run
-	byName map[string]*run
+	byName map[types.NamespacedName]*run // by Workload
 	rng    *rand.Rand
 	acct   *accounts
 	cycles int
@@ -114,11 +114,11 @@ type engine struct {
 
 // Run simulates in. The same input gives the same result.
 func Run(ctx context.Context, in Input) (*Result, error) {
-	if in.Horizon <= 0 {
-		return nil, fmt.Errorf("horizon must be positive")
-	}
 	if in.Interval <= 0 {
-		in.Interval = in.Horizon / 96
+		in.Interval = max(1, in.Horizon/96)
+	}
+	if err := in.Check(); err != nil {
+		return nil, err
 	}
 	if err := admit(ctx, &in); err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ func Run(ctx context.Context, in Input) (*Result, error) {
 		in:        &in,
 		ctx:       ctx,
 		clock:     testingclock.NewFakeClock(epoch),
-		byName:    map[string]*run{},
+		byName:    map[types.NamespacedName]*run{},
 		rng:       rand.New(rand.NewPCG(in.Seed, 0x6d6c706c6174)),
 		maxCycles: 1000 + 40*len(in.Jobs)*4,
 	}
@@ -242,7 +242,7 @@ func (e *engine) queue(r *run) error {
 	if err := e.kueue.client.Create(e.ctx, wl); err != nil {
 		return fmt.Errorf("job %s: %w", j.Name, err)
 	}
-	e.byName[r.name] = r
+	e.byName[types.NamespacedName{Namespace: j.Namespace, Name: r.name}] = r
 	r.pending, r.running = true, false
 	e.acct.pending[r.job.team()]++
 	e.kueue.workloads.Create(event.TypedCreateEvent[*kueue.Workload]{Object: wl})
@@ -275,7 +275,7 @@ func (e *engine) end(r *run, completed bool) error {
 	}
 	delete(e.kueue.written, key)
 	e.kueue.workloads.Delete(event.TypedDeleteEvent[*kueue.Workload]{Object: old})
-	delete(e.byName, r.name)
+	delete(e.byName, key)
 	if r.pending {
 		e.acct.pending[r.job.team()]--
 	}
@@ -346,8 +346,8 @@ func (e *engine) observe() (bool, error) {
 	})
 	changed := false
 	for _, key := range keys {
-		r := e.byName[key.Name]
-		if r == nil || r.job.Namespace != key.Namespace {
+		r := e.byName[key]
+		if r == nil {
 			continue
 		}
 		wl := &kueue.Workload{}
@@ -399,9 +399,9 @@ func (e *engine) admit(r *run, wl *kueue.Workload) {
 	left := r.job.Work - r.done
 	e.push(r.started+left, finish, r)
 	if rate := r.job.SpotInterruptionsPerHour; rate > 0 && e.in.Flavor[r.flavor].Spot {
-		after := time.Duration(e.rng.ExpFloat64() / rate * float64(time.Hour))
-		if after < left {
-			e.push(r.started+after, interrupt, r)
+		// Compared before it becomes a Duration: a draw at a low rate can pass the clock's range.
+		if after := e.rng.ExpFloat64() / rate * float64(time.Hour); after < float64(left) {
+			e.push(r.started+time.Duration(after), interrupt, r)
 		}
 	}
 }

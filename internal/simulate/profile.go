@@ -103,30 +103,96 @@ func (d Distribution) draw(rng *rand.Rand) time.Duration {
 		mu := math.Log(float64(d.Mean)) - s*s/2
 		v = math.Exp(mu + s*rng.NormFloat64())
 	}
-	out := max(time.Minute, time.Duration(v).Round(time.Second))
+	out := max(time.Minute, time.Duration(min(v, float64(MaxWork))).Round(time.Second))
 	if d.Max > 0 && out > d.Max {
 		out = d.Max
 	}
 	return out
 }
 
-// Expected is how many jobs the profile brings over the horizon, for bounding a run's size.
+// Expected is how many jobs the profile brings over the horizon, for bounding a run's size: the
+// mean of the Poisson draws, its daily shape's parts counted for the part of a day the horizon
+// ends in.
 func (p *Profile) Expected(horizon time.Duration) float64 {
 	if len(p.Arrivals) > 0 {
 		return float64(len(p.Arrivals))
 	}
-	return p.JobsPerDay * horizon.Hours() / 24
+	shape, total := p.shape()
+	if !(p.JobsPerDay > 0) || !(total > 0) || horizon <= 0 {
+		return 0
+	}
+	const day = 24 * time.Hour
+	n := p.JobsPerDay * float64(horizon/day)
+	part := day / time.Duration(len(shape))
+	for i, rest := 0, horizon%day; i < len(shape) && time.Duration(i)*part < rest; i++ {
+		n += p.JobsPerDay * shape[i] / total * float64(min(part, rest-time.Duration(i)*part)) / float64(part)
+	}
+	return n
 }
 
-// Jobs draws the profiles' jobs over the horizon from the seed: the same seed, the same jobs.
+// Runs is how many Workloads the profile's jobs are expected to queue over the horizon, on
+// flavors of spot capacity or not: a spot interruption queues its job again, up to MaxAttempts
+// times. Without a checkpoint an attempt must run its whole work uninterrupted (a geometric
+// number of attempts); with one, each interruption costs one more.
+func (p *Profile) Runs(horizon time.Duration, spot bool) float64 {
+	n := p.Expected(horizon)
+	rate := p.SpotInterruptionsPerHour
+	if !spot || !(rate > 0) {
+		return n
+	}
+	interruptions := rate * p.Duration.mean().Hours() // per job, in its work
+	per := 1 + interruptions
+	if !p.Checkpoint {
+		per = MaxAttempts
+		if q := math.Exp(-interruptions); q > 1e-9 { // an attempt's chance to finish
+			per = (1 - math.Pow(1-q, MaxAttempts)) / q
+		}
+	}
+	return n * min(per, MaxAttempts)
+}
+
+// mean is the distribution's mean, cut to its max.
+func (d Distribution) mean() time.Duration {
+	m := d.Mean
+	if d.Kind == "uniform" {
+		m = d.Min + (d.Max-d.Min)/2
+	}
+	if d.Max > 0 {
+		m = min(m, d.Max)
+	}
+	return m
+}
+
+// shape is the daily shape's weights (evenly, when it has none) and their sum.
+func (p *Profile) shape() ([]float64, float64) {
+	shape := p.DailyShape
+	if len(shape) == 0 {
+		shape = []float64{1}
+	}
+	total := 0.0
+	for _, w := range shape {
+		total += w
+	}
+	return shape, total
+}
+
+// Jobs draws the profiles' jobs over the horizon from the seed: the same seed, the same jobs. A
+// team's jobs are numbered through all its profiles (<team>-<n>), so that two profiles of one team
+// (two kinds of its work) never name a job alike.
 func Jobs(profiles []Profile, horizon time.Duration, seed uint64) []Job {
 	var jobs []Job
+	next := map[string]int{} // by team
 	for i := range profiles {
+		if len(jobs) > MaxJobs {
+			break // Run refuses them anyway: drawing more would only take memory
+		}
 		p := &profiles[i]
 		rng := rand.New(rand.NewPCG(seed, uint64(i)+1))
-		for n, at := range p.arrivals(rng, horizon) {
+		for _, at := range p.arrivals(rng, horizon) {
 			s := pick(rng, len(p.Shapes), func(i int) float64 { return p.Shapes[i].Weight })
 			shape := p.Shapes[s]
+			n := next[p.Team]
+			next[p.Team]++
 			j := Job{
 				Name: fmt.Sprintf("%s-%d", p.Team, n), Namespace: p.Namespace, Queue: p.Queue, Team: p.Team,
 				Arrival: at, Work: p.Duration.draw(rng), Pods: max(1, shape.Pods), Requests: shape.Requests,
@@ -147,27 +213,26 @@ func (p *Profile) arrivals(rng *rand.Rand, horizon time.Duration) []time.Duratio
 	if len(p.Arrivals) > 0 {
 		return p.Arrivals
 	}
-	shape := p.DailyShape
-	if len(shape) == 0 {
-		shape = []float64{1}
-	}
-	total := 0.0
-	for _, w := range shape {
-		total += w
+	shape, total := p.shape()
+	if !(p.JobsPerDay > 0) || !(total > 0) || len(shape) > int(24*time.Hour) {
+		return nil // no job, no part of the day weighs anything, or a part would be shorter than the clock's tick
 	}
 	part := 24 * time.Hour / time.Duration(len(shape))
 	var out []time.Duration
 	for start := time.Duration(0); start < horizon; start += part {
 		i := int(start/part) % len(shape)
 		rate := p.JobsPerDay * shape[i] / total / part.Hours() // jobs per hour in this part
-		if rate <= 0 {
+		if !(rate > 0) || math.IsInf(rate, 0) {                // NaN or infinite: a gap of nothing, forever
 			continue
 		}
-		for t := start; ; {
-			t += time.Duration(rng.ExpFloat64() / rate * float64(time.Hour))
-			if t >= start+part || t >= horizon {
+		end := min(start+part, horizon)
+		for t := start; len(out) <= MaxJobs; { // one past the bound is enough for Check to refuse
+			// Compared before it becomes a Duration: at a low rate a gap can pass the clock's range.
+			gap := rng.ExpFloat64() / rate * float64(time.Hour)
+			if gap >= float64(end-t) {
 				break
 			}
+			t += time.Duration(gap)
 			out = append(out, t.Round(time.Second))
 		}
 	}

@@ -2,7 +2,6 @@ package simulation
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"time"
 
@@ -18,13 +17,6 @@ import (
 // configFairSharing is fair sharing on, with the preemption strategies of Kueue's sample
 // Configuration (config/components/manager/controller_manager_config.yaml, v0.19.2).
 var configFairSharing = config.FairSharing{PreemptionStrategies: []config.PreemptionStrategy{config.LessThanOrEqualToFinalShare, config.LessThanInitialShare}}
-
-// defaultMaxJobs bounds a plan's simulation; msPerJob is what BenchmarkRun measured per job on a
-// saturated day (2.5 ms; 1 ms at a steady load; 2 cores), for the estimate in the refusal.
-const (
-	defaultMaxJobs = 20000
-	msPerJob       = 3
-)
 
 type dataSource struct{ framework.DataSourceBase }
 
@@ -46,11 +38,10 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	x := &expander{}
 	in := x.input(&m)
 	profiles := make([]simulate.Profile, len(m.Profiles))
-	expected := 0.0
 	for i := range m.Profiles {
 		profiles[i] = x.profile(path.Root("profiles").AtListIndex(i), &m.Profiles[i], in.Horizon)
-		expected += profiles[i].Expected(in.Horizon)
 	}
+	x.twoProfilesOneTeam(&in, profiles)
 	if m.WholeGPUs.ValueBool() && !x.diags.HasError() {
 		if err := simulate.WholeGPUs(&in, profiles); err != nil {
 			x.fail(path.Root("whole_gpus"), "Cannot count in whole GPUs", err.Error()+" (set the flavor's units_per_gpu).")
@@ -63,17 +54,19 @@ func (d *dataSource) Read(ctx context.Context, req datasource.ReadRequest, resp 
 	if !m.MaxJobs.IsNull() {
 		maxJobs = m.MaxJobs.ValueInt64()
 	}
-	if expected > float64(maxJobs) {
-		x.fail(path.Root("profiles"), "Simulation too large",
-			fmt.Sprintf("The profiles bring about %.0f jobs over %s, more than max_jobs (%d): about %s of plan time at ~%d ms a job. "+
-				"Shorten the horizon, lower jobs_per_day, or raise max_jobs.", expected, in.Horizon, maxJobs,
-				(time.Duration(expected*msPerJob)*time.Millisecond).Round(time.Second), msPerJob))
-	}
+	// What the run will take, refused before any of it is done.
+	w := workOf(&in, profiles)
+	x.timeline(w, in.Horizon, in.Interval)
+	x.jobs(w, in.Horizon, maxJobs)
 	resp.Diagnostics.Append(x.diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	in.Jobs = simulate.Jobs(profiles, in.Horizon, in.Seed)
+	if x := (&expander{}); x.drawn(w, len(in.Jobs), in.Horizon, maxJobs) {
+		resp.Diagnostics.Append(x.diags...)
+		return
+	}
 	res, err := simulate.Run(ctx, in)
 	if err != nil {
 		resp.Diagnostics.AddError("Simulation failed", err.Error())

@@ -16,15 +16,18 @@ import (
 
 // day is two teams in a cohort on one A100-80GB flavor (8 GPUs each) and one MIG flavor; shapes
 // and arrivals are the caller's.
-func day(host, profiles string) string {
+func day(host, profiles string) string { return span(host, "12h", "1h", profiles) }
+
+// span is day over another horizon and interval.
+func span(host, horizon, interval, profiles string) string {
 	return fmt.Sprintf(`
 provider "mlplatform" {
   host = %q
 }
 
 data "mlplatform_capacity_simulation" "test" {
-  horizon  = "12h"
-  interval = "1h"
+  horizon  = %q
+  interval = %q
   flavors = [
     { name = "a100", node_labels = { "mlplatform.io/gpu" = "a100-sxm4-80gb", "karpenter.sh/capacity-type" = "on-demand" }, price_per_hour = { "nvidia.com/gpu" = 4 } },
     { name = "a100-mig", node_labels = { "mlplatform.io/gpu" = "a100-sxm4-80gb" }, units_per_gpu = { "nvidia.com/mig-1g.10gb" = 7 } },
@@ -42,7 +45,7 @@ data "mlplatform_capacity_simulation" "test" {
   priority_classes = { low = 100, high = 1000 }
   profiles = [%s]
 }
-`, host, profiles)
+`, host, horizon, interval, profiles)
 }
 
 const fifo = `{
@@ -155,4 +158,42 @@ spot_interruptions_per_hour = -1`), `spot_interruptions_per_hour`},
 		steps = append(steps, resource.TestStep{Config: day(host, c.config), ExpectError: regexp.MustCompile(c.err)})
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.ProviderFactories, Steps: steps})
+}
+
+// Input that once panicked the provider, ran out of memory or took minutes is refused at plan
+// through Terraform, on its attribute, with the bound (and, for a timeline, what it would cost
+// and the interval that would do), before any simulation: an interval of 1ns (a makeslice
+// panic), a year by the minute, ten years, 1e308 jobs a day, a mean of 1ns (silently 1m).
+func TestCapacitySimulation_boundsAtPlan(t *testing.T) {
+	host, _ := acctest.UnreachableCluster(t)
+	var steps []resource.TestStep
+	for _, c := range []struct{ horizon, interval, profile, err string }{
+		{"24h", "1ns", fifo, `Duration out of range[\s\S]*interval: "1ns" is outside 1m to 8784h`},
+		{"8784h", "1m", fifo, `Timeline too long[\s\S]*527040 steps \(horizon 8784h by interval 1m\), more than 10000: about [0-9]+ MB of the provider's memory[\s\S]*Set interval to 53m or more`},
+		{"87600h", "24h", fifo, `Duration out of range[\s\S]*horizon: "87600h" is outside 1m to 8784h`},
+		{"24h", "1h", strings.Replace(fifo, `arrivals    = ["0s", "1m", "2m"]`, `jobs_per_day = 1e308`, 1), `profiles\[0\]\.jobs_per_day value must be between 0\.000000 and 1000000\.000000, got: 10000000000000000109790636`},
+		{"24h", "1h", strings.Replace(fifo, `mean = "1h"`, `mean = "1ns"`, 1), `profiles\[0\]\.duration\.mean: "1ns" is outside 1m to 8784h`},
+	} {
+		steps = append(steps, resource.TestStep{Config: span(host, c.horizon, c.interval, c.profile), PlanOnly: true, ExpectError: acctest.Wrapped(c.err)})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: acctest.ProviderFactories, Steps: steps})
+}
+
+// Two profiles of one team (two kinds of its work, one queue) are simulated together, each
+// job apart: all five run and are reported under the team (they collided at run time:
+// `workloads "a-1" already exists`).
+func TestCapacitySimulation_twoProfilesOfOneTeam(t *testing.T) {
+	addr := "data.mlplatform_capacity_simulation.test"
+	team := func(attr string) tfjsonpath.Path { return tfjsonpath.New("teams").AtMapKey("a").AtMapKey(attr) }
+	second := strings.Replace(fifo, `["0s", "1m", "2m"]`, `["0s", "1m"]`, 1)
+	acctest.TestWithoutAPICalls(t, func(host string) []resource.TestStep {
+		return []resource.TestStep{{
+			Config: day(host, fifo+", "+second),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("jobs"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue(addr, team("submitted"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue(addr, team("finished"), knownvalue.Int64Exact(5)),
+			},
+		}}
+	})
 }

@@ -16,6 +16,7 @@ import (
 	kueue "sigs.k8s.io/kueue/apis/kueue/v1beta2"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/gpu"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/simulate"
 )
@@ -45,7 +46,7 @@ func (x *expander) quantity(p path.Path, v types.String) *resource.Quantity {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
 	}
-	q, err := resource.ParseQuantity(v.ValueString())
+	q, err := framework.ParseQuantity(v.ValueString())
 	if err != nil || q.Sign() < 0 {
 		x.fail(p, "Invalid quantity", fmt.Sprintf("%q is not a Kubernetes quantity of zero or more (e.g. 8, 500m, 64Gi).", v.ValueString()))
 		return nil
@@ -179,11 +180,16 @@ func (x *expander) profile(p path.Path, pm *profileModel, horizon time.Duration)
 	if out.Namespace == "" {
 		out.Namespace = out.Team
 	}
+	total := 0.0
 	for _, w := range pm.DailyShape {
 		if w.ValueFloat64() < 0 {
 			x.fail(p.AtName("daily_shape"), "Invalid daily shape", "Weights must not be negative.")
 		}
+		total += w.ValueFloat64()
 		out.DailyShape = append(out.DailyShape, w.ValueFloat64())
+	}
+	if len(pm.DailyShape) > 0 && !(total > 0) {
+		x.fail(p.AtName("daily_shape"), "Invalid daily shape", "Some part of the day must weigh more than 0: with none, no job would ever arrive.")
 	}
 	for i, a := range pm.Arrivals {
 		at := x.duration(p.AtName("arrivals").AtListIndex(i), a, 0)
