@@ -14,8 +14,9 @@ import (
 )
 
 // PlanCase is one configuration planned with no API call, given the stand-in's host: Want nil
-// means it must plan; otherwise its errors (each "summary: detail", words separated by single
-// spaces) must match Want. Its configuration carries its own provider block.
+// means it must plan; otherwise its errors, as the CLI prints them (summary, the line of
+// configuration, detail; unwrapped), must match Want. Its configuration carries its own provider
+// block.
 type PlanCase struct {
 	Config func(host string) string
 	Want   *regexp.Regexp
@@ -118,17 +119,14 @@ func planModules(t *testing.T, host string, names []string, cases map[string]Pla
 	sc.Buffer(make([]byte, 1<<20), 1<<26)
 	for sc.Scan() {
 		var msg struct {
-			Type       string `json:"type"`
-			Diagnostic struct {
-				Severity, Summary, Detail string
-				Range                     *struct{ Filename string } `json:"range"`
-			} `json:"diagnostic"`
+			Type       string         `json:"type"`
+			Diagnostic jsonDiagnostic `json:"diagnostic"`
 		}
 		if json.Unmarshal(sc.Bytes(), &msg) != nil || msg.Type != "diagnostic" || msg.Diagnostic.Severity != "error" {
 			continue
 		}
 		d := msg.Diagnostic
-		text := strings.Join(strings.Fields(d.Summary+": "+d.Detail), " ")
+		text := d.human()
 		name := ""
 		if d.Range != nil {
 			name = dirOf[strings.Split(filepath.ToSlash(d.Range.Filename), "/")[0]]
@@ -145,6 +143,33 @@ func planModules(t *testing.T, host string, names []string, cases map[string]Pla
 		ok = false
 	}
 	return found, ok
+}
+
+// jsonDiagnostic is a diagnostic of the CLI's -json output.
+type jsonDiagnostic struct {
+	Severity, Summary, Detail, Address string
+	Range                              *struct {
+		Filename string
+		Start    struct{ Line int }
+	}
+	Snippet *struct{ Code string }
+}
+
+// human is the diagnostic as the CLI prints it without -json (as resource.Test's ExpectError
+// sees it): the summary, where it points, the line of configuration, the detail.
+func (d jsonDiagnostic) human() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Error: %s\n\n", d.Summary)
+	if d.Address != "" {
+		fmt.Fprintf(&b, "  with %s,\n", d.Address)
+	}
+	if d.Range != nil {
+		fmt.Fprintf(&b, "  on %s line %d:\n", d.Range.Filename, d.Range.Start.Line)
+		if d.Snippet != nil {
+			fmt.Fprintf(&b, "  %d: %s\n", d.Range.Start.Line, d.Snippet.Code)
+		}
+	}
+	return b.String() + "\n" + d.Detail
 }
 
 func writeFile(t *testing.T, path, content string) {

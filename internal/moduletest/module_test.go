@@ -27,6 +27,7 @@ import (
 // counts requests, and none may reach it.
 func TestModule_plan(t *testing.T) {
 	c := requireCLI(t)
+	t.Parallel() // plans only, in a workspace of its own, against a stand-in of its own
 	module := filepath.Join(workspace(t), "modules/ml-platform")
 	c.must(t, module, nil, "init", "-no-color", "-input=false")
 	host, requests := mlacctest.UnreachableCluster(t)

@@ -48,6 +48,7 @@ func TestModule_everyRefusalFailsItsRun(t *testing.T) {
 	if c.name != "Terraform" {
 		t.Skip("OpenTofu hands a run's outputs to later runs only after an apply, and the MultiKueue refusals read the worker run's (see TestModule_plan); the rules and runs are the CLIs' alike")
 	}
+	t.Parallel() // plans only, in a workspace of its own, against a stand-in of its own
 	module := filepath.Join(workspace(t), "modules/ml-platform")
 	rules := moduleRules(t, module)
 	runs := refusalRuns(t, module)
