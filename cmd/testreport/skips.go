@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
+
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/listfile"
 )
 
 // allowedSkip is one line of the allow-list: tests of a package, by a regular expression on
@@ -19,29 +19,19 @@ type allowedSkip struct {
 // readAllowedSkips reads an allow-list: one "<package> <test regexp> <reason>" a line, # comments.
 // A line without a reason is refused: the list says why each skip is expected.
 func readAllowedSkips(path string) ([]allowedSkip, error) {
-	f, err := os.Open(path)
+	entries, err := listfile.Read(path, "package", "test regexp", "reason")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var list []allowedSkip
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) < 3 {
-			return nil, fmt.Errorf("%s:%d: want <package> <test regexp> <reason>", path, n)
-		}
-		re, err := regexp.Compile("^(?:" + fields[1] + ")$")
+	for _, e := range entries {
+		re, err := regexp.Compile("^(?:" + e.Fields[1] + ")$")
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			return nil, fmt.Errorf("%s:%d: %w", path, e.Line, err)
 		}
-		list = append(list, allowedSkip{pkg: fields[0], test: re, reason: strings.Join(fields[2:], " ")})
+		list = append(list, allowedSkip{pkg: e.Fields[0], test: re, reason: e.Fields[2]})
 	}
-	return list, sc.Err()
+	return list, nil
 }
 
 // allowed reports whether the list allows the skip of r.

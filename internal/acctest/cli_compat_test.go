@@ -1,7 +1,6 @@
 package acctest_test
 
 import (
-	"bufio"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/listfile"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
 )
 
@@ -25,27 +24,14 @@ type compatEntry struct {
 
 func readCompat(t *testing.T) []compatEntry {
 	t.Helper()
-	f, err := os.Open("cli_compat.txt")
+	lines, err := listfile.Read("cli_compat.txt", "package", "test", "where", "what it covers")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	var entries []compatEntry
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) < 4 {
-			t.Errorf("cli_compat.txt:%d: want <package> <test> <where> <what it covers>", n)
-			continue
-		}
-		entries = append(entries, compatEntry{fields[0], fields[1], fields[2], strings.Join(fields[3:], " "), n})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, e := range lines {
+		f := e.Fields
+		entries = append(entries, compatEntry{f[0], f[1], f[2], f[3], e.Line})
 	}
 	return entries
 }

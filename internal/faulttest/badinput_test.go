@@ -23,7 +23,7 @@ import (
 // any fails validation), and the bases alone must plan cleanly, so that each refusal is the
 // mutation's.
 func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
-	requireCLI(t)
+	acctest.RequireCLI(t)
 	checkCorpusTypes(t)
 	host, requests := acctest.UnreachableCluster(t)
 

@@ -71,15 +71,6 @@ func setUp(dir string) error {
 	return err
 }
 
-// requireCLI skips without TF_ACC: the test runs Terraform (the CLI setUp found) but never
-// calls a cluster.
-func requireCLI(t *testing.T) {
-	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("runs Terraform: set TF_ACC=1")
-	}
-}
-
 // requireCluster skips without TF_ACC and fails when the cluster could not be set up.
 func requireCluster(t *testing.T) {
 	t.Helper()
