@@ -13,6 +13,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/listfile"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/provider"
 )

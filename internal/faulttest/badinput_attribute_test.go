@@ -37,8 +37,10 @@ func pointsAt(r refusal, attr string) bool {
 		panic(fmt.Sprintf("corpus attribute %q: %v", attr, err))
 	}
 	at, located := placement(r.body, steps)
-	if at.Start.Byte != r.from || at.End.Byte != r.to && !(at.End.Byte == at.Start.Byte && r.to == r.from+1) {
-		return false // Terraform widens an empty range to one character
+	// Terraform widens an empty range to one character.
+	widened := at.End.Byte == at.Start.Byte && r.to == r.from+1
+	if at.Start.Byte != r.from || (at.End.Byte != r.to && !widened) {
+		return false
 	}
 	return located || names(r.text, attr)
 }

@@ -2,7 +2,6 @@ package simulate
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"time"
 )
@@ -94,12 +93,4 @@ func (in *Input) Check() error {
 		}
 	}
 	return nil
-}
-
-// finite is v when it is a number, else 0.
-func finite(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
-	}
-	return v
 }
