@@ -14,15 +14,22 @@ import (
 // Quantity accepts a Kubernetes quantity (as the apiserver parses it) that is not negative.
 func Quantity() validator.String { return quantityCheck{} }
 
-type quantityCheck struct{}
+// QuantityAtMost is Quantity with an upper bound, for inputs whose size decides the provider's
+// own work.
+func QuantityAtMost(most resource.Quantity) validator.String { return quantityCheck{most: &most} }
 
-func (quantityCheck) Description(context.Context) string {
+type quantityCheck struct{ most *resource.Quantity }
+
+func (v quantityCheck) Description(context.Context) string {
+	if v.most != nil {
+		return "must be a Kubernetes quantity from 0 to " + v.most.String()
+	}
 	return "must be a non-negative Kubernetes quantity, e.g. `15`, `500m`, `256Gi`"
 }
 
 func (v quantityCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (quantityCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v quantityCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
@@ -34,9 +41,13 @@ func (quantityCheck) ValidateString(_ context.Context, req validator.StringReque
 			req.Path, s, err))
 		return
 	}
-	if q.Sign() < 0 {
+	switch {
+	case q.Sign() < 0:
 		resp.Diagnostics.AddAttributeError(req.Path, "Negative quantity",
 			fmt.Sprintf("Attribute %s: %q must be greater than or equal to 0", req.Path, s))
+	case v.most != nil && q.Cmp(*v.most) > 0:
+		resp.Diagnostics.AddAttributeError(req.Path, "Quantity out of range", fmt.Sprintf(
+			"Attribute %s: %q is outside 0 to %s.", req.Path, s, v.most.String()))
 	}
 }
 

@@ -46,7 +46,7 @@ func integer(desc string, least, most int64) schema.Int64Attribute {
 
 // quantity is a quantity attribute from 0 to maxQuantity.
 func quantity(desc string, required bool) schema.StringAttribute {
-	return str(desc+" At most `"+maxQuantity.String()+"`.", required, quantityAtMost{maxQuantity})
+	return str(desc+" At most `"+maxQuantity.String()+"`.", required, framework.QuantityAtMost(maxQuantity))
 }
 
 // between is a description's sentence of an attribute's bounds.

@@ -7,9 +7,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"k8s.io/apimachinery/pkg/api/resource"
-
-	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
 )
 
 // durationIn accepts a Go duration from least to most.
@@ -47,30 +44,4 @@ func short(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-// quantityAtMost accepts a Kubernetes quantity from zero to most, parsed as the API server parses
-// it (framework.ParseQuantity, which refuses first the exponents that take it minutes).
-type quantityAtMost struct{ most resource.Quantity }
-
-func (v quantityAtMost) Description(context.Context) string {
-	return "must be a Kubernetes quantity from 0 to " + v.most.String()
-}
-
-func (v quantityAtMost) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v quantityAtMost) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	s := req.ConfigValue.ValueString()
-	q, err := framework.ParseQuantity(s)
-	switch {
-	case err != nil:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid quantity", fmt.Sprintf(
-			"Attribute %s: %q is not a Kubernetes quantity (e.g. 8, 500m, 64Gi): %v.", req.Path, s, err))
-	case q.Sign() < 0 || q.Cmp(v.most) > 0:
-		resp.Diagnostics.AddAttributeError(req.Path, "Quantity out of range", fmt.Sprintf(
-			"Attribute %s: %q is outside 0 to %s.", req.Path, s, v.most.String()))
-	}
 }
