@@ -110,7 +110,6 @@ func planModules(t *testing.T, host string, names []string, cases map[string]Pla
 	ws.WriteConfig(t, root.String())
 	if out, _, err := ws.Run(t, "get"); err != nil { // installs the local modules; init would look up the provider
 		t.Fatalf("get: %v\n%s", err, out)
-		return nil, false
 	}
 	out, _, _ := ws.Run(t, "plan", "-json", "-input=false", "-refresh=false")
 	found := map[string][]string{}
