@@ -131,19 +131,26 @@ func (r *runs) waitRunning(ns, workflow string, skip []types.UID) *corev1.Pod {
 	return nil
 }
 
-// nodeClaimOf is the NodeClaim whose node is nodeName.
-func (r *runs) nodeClaimOf(nodeName string) string {
+// nodeClaimOf is the NodeClaim of a node. Karpenter sets a NodeClaim's providerID when it
+// launches, but its nodeName (and the node's nodeclaim label) only once it has registered the
+// node, which may come after the node already runs pods: match either, and wait for them.
+func (r *runs) nodeClaimOf(node *corev1.Node) string {
 	r.t.Helper()
-	list, err := dynamic.NewForConfigOrDie(r.cfg).Resource(nodeClaims).List(r.t.Context(), metav1.ListOptions{})
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	for _, c := range list.Items {
-		if n, _, _ := unstructured.NestedString(c.Object, "status", "nodeName"); n == nodeName {
-			return c.GetName()
+	client := dynamic.NewForConfigOrDie(r.cfg).Resource(nodeClaims)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		list, err := client.List(r.t.Context(), metav1.ListOptions{})
+		if err != nil {
+			r.t.Fatal(err)
+		}
+		for _, c := range list.Items {
+			name, _, _ := unstructured.NestedString(c.Object, "status", "nodeName")
+			id, _, _ := unstructured.NestedString(c.Object, "status", "providerID")
+			if name == node.Name || (id != "" && id == node.Spec.ProviderID) {
+				return c.GetName()
+			}
 		}
 	}
-	r.t.Fatalf("no NodeClaim has node %s", nodeName)
+	r.t.Fatalf("no NodeClaim has node %s (providerID %q) within 30s", node.Name, node.Spec.ProviderID)
 	return ""
 }
 

@@ -276,7 +276,7 @@ func (r *runs) spotInterruptionResumes() {
 	node := r.node(first.Spec.NodeName)
 	claim := node.Labels["karpenter.sh/nodeclaim"]
 	if claim == "" {
-		claim = r.nodeClaimOf(node.Name)
+		claim = r.nodeClaimOf(node)
 	}
 	// Argo takes a pod that goes within RECENTLY_STARTED_POD_DURATION (10s) of its start for
 	// informer lag and re-creates it as the same attempt, not as an interruption.
