@@ -147,48 +147,47 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 	if err := os.MkdirAll(certDir, 0o700); err != nil {
 		return nil, err
 	}
-	// A CRD install that times out is the machine's load, not the control plane's fault (under a
-	// load of 40 on 2 cores, the apiserver took over its 1m request timeout to create Argo's
-	// largest CRD): one more start, on fresh etcd data, before the package's tests give up.
-	var env *envtest.Environment
-	var auditLog string
-	for attempt := 1; ; attempt++ {
-		apiServer := &envtest.APIServer{Path: apiserver, CertDir: certDir}
-		// On SIGTERM the apiserver waits up to its request timeout (1m) for open watches to end, and
-		// clients it does not stop (Kueue's, a MultiKueue manager's on a worker) hold some open: this
-		// answers requests in flight, then stops within 2s.
-		apiServer.Configure().Set("shutdown-send-retry-after", "true")
-		if auditLog, err = configureAudit(apiServer, dir); err != nil {
-			return nil, err
-		}
-		env = &envtest.Environment{
-			ControlPlane: envtest.ControlPlane{
-				APIServer: apiServer,
-				Etcd:      &envtest.Etcd{Path: etcd},
-			},
-			// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
-			// unless set), whatever they say themselves; a busy 2-core machine needs more, and an
-			// apiserver that does not stop in time is left running.
-			ControlPlaneStartTimeout: 2 * time.Minute,
-			ControlPlaneStopTimeout:  time.Minute,
-			CRDInstallOptions: envtest.CRDInstallOptions{
-				Paths:              crdDirs,
-				CRDs:               karpenterCRDs(),
-				ErrorIfPathMissing: true,
-				// envtest's default of 10s is too short on a busy 2-core machine.
-				MaxTime: 2 * time.Minute,
-			},
-		}
-		if _, err = env.Start(); err == nil {
-			break
-		}
-		// envtest leaves etcd and the apiserver running when a later part of its start (the CRDs)
-		// fails.
-		err = errors.Join(fmt.Errorf("starting the local control plane: %w", err), env.Stop())
-		if attempt == 2 || !strings.Contains(err.Error(), "unable to install CRDs") {
-			return nil, err
-		}
-		fmt.Fprintf(os.Stderr, "testcluster: %v; starting again\n", err)
+	crds := envtest.CRDInstallOptions{Paths: crdDirs, CRDs: karpenterCRDs(), ErrorIfPathMissing: true,
+		// envtest's default of 10s is too short on a busy 2-core machine.
+		MaxTime: 2 * time.Minute, PollInterval: 100 * time.Millisecond}
+	if err := envtest.ReadCRDFiles(&crds); err != nil {
+		return nil, err
+	}
+	seed, err := etcdSeed(apiserver, etcd, crds.CRDs)
+	if err != nil {
+		return nil, err
+	}
+	dataDir := filepath.Join(dir, "etcd")
+	if err := copySeed(seed, dataDir); err != nil {
+		return nil, fmt.Errorf("copying the etcd seed %s: %w", seed, err)
+	}
+	apiServer := &envtest.APIServer{Path: apiserver, CertDir: certDir}
+	// On SIGTERM the apiserver waits up to its request timeout (1m) for open watches to end, and
+	// clients it does not stop (Kueue's, a MultiKueue manager's on a worker) hold some open: this
+	// answers requests in flight, then stops within 2s.
+	apiServer.Configure().Set("shutdown-send-retry-after", "true")
+	auditLog, err := configureAudit(apiServer, dir)
+	if err != nil {
+		return nil, err
+	}
+	env := &envtest.Environment{
+		ControlPlane: envtest.ControlPlane{
+			APIServer: apiServer,
+			Etcd:      &envtest.Etcd{Path: etcd, DataDir: dataDir},
+		},
+		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
+		// unless set), whatever they say themselves; a busy 2-core machine needs more, and an
+		// apiserver that does not stop in time is left running.
+		ControlPlaneStartTimeout: 2 * time.Minute,
+		ControlPlaneStopTimeout:  time.Minute,
+	}
+	cfg, err := env.Start()
+	if err == nil {
+		// The seed's CRDs are stored; the apiserver serves them once it has read them.
+		err = envtest.WaitForCRDs(cfg, crds.CRDs, crds)
+	}
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("starting the local control plane: %w", err), env.Stop())
 	}
 	c := &Cluster{env: env, dir: dir, AuditLog: auditLog}
 	admin, err := env.AddUser(envtest.User{Name: "mlplatform-admin", Groups: []string{"system:masters"}}, nil)
