@@ -41,34 +41,24 @@ func TestFault_badInputRefusedAtPlanWithoutAPICalls(t *testing.T) {
 		perType[c.resource]++
 	}
 	t.Logf("%d bad configurations: %v", len(cases), perType)
-	refused := map[int][]refusal{} // case index in cases -> its errors
-	pending := make([]int, len(cases))
-	for i := range pending {
-		pending[i] = i
+	indices := make([]int, len(cases))
+	for i := range indices {
+		indices[i] = i
 	}
-	for round := 1; len(pending) > 0; round++ {
-		batch := make([]badCase, len(pending))
-		for i, ci := range pending {
-			batch[i] = cases[ci]
+	refused, unrefused, _ := acctest.PlanInRounds(t, indices, func(batch []int) (map[int][]refusal, bool) {
+		found := map[int][]refusal{}
+		batchCases := make([]badCase, len(batch))
+		for i, ci := range batch {
+			batchCases[i] = cases[ci]
 		}
-		diags := planCases(t, host, batch)
-		var next []int
-		for i, ci := range pending {
-			if errs := diags[i]; len(errs) > 0 {
-				refused[ci] = errs
-			} else {
-				next = append(next, ci)
-			}
+		for i, errs := range planCases(t, host, batchCases) {
+			found[batch[i]] = errs
 		}
-		t.Logf("round %d: %d of %d refused", round, len(pending)-len(next), len(pending))
-		if len(next) == len(pending) {
-			for _, ci := range next {
-				c := cases[ci]
-				t.Errorf("%s, %s: planned without an error", c.resource, c.what)
-			}
-			break
-		}
-		pending = next
+		return found, true
+	})
+	for _, ci := range unrefused {
+		c := cases[ci]
+		t.Errorf("%s, %s: planned without an error", c.resource, c.what)
 	}
 	for ci, errs := range refused {
 		c := cases[ci]
