@@ -62,7 +62,7 @@ func TestModule_examplesCompleteRunsOnNodes(t *testing.T) {
 	} {
 		name := run.template + "-run"
 		r.submit(run.ns, name, run.template, "5s")
-		wf := r.waitWorkflow(run.ns, name, "Succeeded")
+		r.waitWorkflow(run.ns, name, "Succeeded")
 		pod := r.podOf(run.ns, name)
 		node := r.node(pod.Spec.NodeName)
 		pool := node.Labels[karpv1.NodePoolLabelKey]
@@ -78,10 +78,12 @@ func TestModule_examplesCompleteRunsOnNodes(t *testing.T) {
 		if q := node.Status.Allocatable.Name(corev1.ResourceName(run.resource), ""); q.IsZero() {
 			t.Errorf("node %s offers no %s", node.Name, run.resource)
 		}
-		finished, _, _ := unstructured.NestedString(wf.Object, "status", "finishedAt")
-		end, err := time.Parse(time.RFC3339, finished)
-		if err != nil {
-			t.Fatalf("Workflow %s finishedAt %q: %v", name, finished, err)
+		// From when the pod's containers ended (whole seconds, so no later than that): Argo may
+		// record the Workflow finished seconds after, on a loaded machine, while Karpenter counts
+		// from the pod's end.
+		end, ended := containersEnded(pod)
+		if !ended {
+			t.Fatalf("Workflow %s Succeeded, but its pod's containers have not all ended: %+v", name, pod.Status.ContainerStatuses)
 		}
 		gone := r.waitNodeGone(node.Name)
 		if empty := gone.Sub(end); empty < consolidateAfter {
@@ -93,6 +95,20 @@ func TestModule_examplesCompleteRunsOnNodes(t *testing.T) {
 	r.spotInterruptionResumes()
 	r.poolLimitHolds()
 	r.strayFlavorStaysPending()
+}
+
+// containersEnded is when the last of the pod's containers ended, once all have.
+func containersEnded(p *corev1.Pod) (time.Time, bool) {
+	var end time.Time
+	for _, c := range p.Status.ContainerStatuses {
+		if c.State.Terminated == nil {
+			return time.Time{}, false
+		}
+		if at := c.State.Terminated.FinishedAt.Time; at.After(end) {
+			end = at
+		}
+	}
+	return end, len(p.Status.ContainerStatuses) > 0
 }
 
 // strayFlavorStaysPending: a flavor whose node labels drifted from what the pools' nodes carry
@@ -160,8 +176,33 @@ func (r *runs) strayFlavorStaysPending() {
 	if got == nil {
 		t.Fatalf("Kueue did not admit the run on flavor %s within 2m", name)
 	}
-	// Karpenter batches pending pods for up to 10s; give it three batches.
-	time.Sleep(30 * time.Second)
+	// Karpenter's verdict on the pod is an event on it: FailedScheduling when no NodePool fits it,
+	// Nominated when it places it on a node, new or not. The test waits for the verdict, which a
+	// loaded machine only delays, rather than for a time in which Karpenter may not have looked.
+	var karpenter []string
+	nominated := false
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Second) {
+		events, err := kubernetes.NewForConfigOrDie(r.cfg).CoreV1().Events(ns).List(t.Context(), metav1.ListOptions{FieldSelector: "involvedObject.name=" + name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		karpenter = karpenter[:0]
+		for _, e := range events.Items {
+			if e.Source.Component == "karpenter" || e.ReportingController == "karpenter" {
+				karpenter = append(karpenter, e.Reason+": "+e.Message)
+				nominated = nominated || e.Reason == "Nominated"
+			}
+		}
+		if len(karpenter) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Karpenter said nothing about the Pending run within 2m; want its FailedScheduling (no compatible NodePool)")
+		}
+	}
+	if nominated {
+		t.Errorf("Karpenter placed the run on flavor %s: %q; want no NodePool to fit it", name, karpenter)
+	}
 	got, err := pods.Get(t.Context(), name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -175,19 +216,6 @@ func (r *runs) strayFlavorStaysPending() {
 	}
 	if len(nodes.Items) != 0 {
 		t.Errorf("%d nodes carry mlplatform.io/gpu=a100-80gb; want none: no pool writes it", len(nodes.Items))
-	}
-	events, err := kubernetes.NewForConfigOrDie(r.cfg).CoreV1().Events(ns).List(t.Context(), metav1.ListOptions{FieldSelector: "involvedObject.name=" + name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var karpenter []string
-	for _, e := range events.Items {
-		if e.Source.Component == "karpenter" || e.ReportingController == "karpenter" {
-			karpenter = append(karpenter, e.Reason+": "+e.Message)
-		}
-	}
-	if len(karpenter) == 0 {
-		t.Errorf("Karpenter said nothing about the Pending run; want its FailedScheduling (no compatible NodePool)")
 	}
 	t.Logf("the run on flavor %s stays Pending; Karpenter: %q", name, karpenter)
 }

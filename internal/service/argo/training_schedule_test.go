@@ -257,10 +257,12 @@ resource "mlplatform_training_schedule" "test" {
 }
 
 // Before the CronWorkflow is written, the template it names must exist and declare every
-// parameter it overrides; otherwise nothing is written and the error names the attribute.
+// parameter it overrides; otherwise nothing is written and the error names the attribute (the
+// apiserver's record of the provider's writes has none of the schedule's).
 func TestAccTrainingSchedule_checkedAgainstItsTemplate(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	ns, name := acctest.Name("acc-ts-check"), "nightly"
-	missing := acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
+	missing := acctest.ProviderBlock("", acctest.CostCentreDefault, rec.ProviderSetting()) + fmt.Sprintf(`
 resource "mlplatform_training_schedule" "test" {
   namespace = %q
   name      = %q
@@ -286,11 +288,14 @@ resource "mlplatform_training_schedule" "test" {
 				ExpectError: acctest.Words("Attribute template: WorkflowTemplate " + ns + "/no-such-template does not exist"),
 			},
 			{
-				Config: scheduleConfig("", ns, name, `schedules  = ["@daily"]
-parameters = { dataset_version = "latest", learning_rte = "1e-4" }`),
+				PreConfig: func() { rec.ExpectNone(t, "the apply refused for a missing template") },
+				Config: rec.Recorded(scheduleConfig("", ns, name, `schedules  = ["@daily"]
+parameters = { dataset_version = "latest", learning_rte = "1e-4" }`)),
 				ExpectError: acctest.Words(`Attribute parameters["learning_rte"]: WorkflowTemplate ` + ns +
 					`/sentiment-model declares no parameter "learning_rte" (it declares: dataset_version, learning_rate)`),
 			},
 		},
 	})
+	// The template was written, and destroyed; the schedule never.
+	rec.ExpectNone(t, "the apply refused for a parameter the template does not declare", argo.CronWorkflowKind)
 }

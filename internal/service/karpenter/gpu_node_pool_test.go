@@ -240,10 +240,12 @@ func TestAccGPUNodePool_lifecycle(t *testing.T) {
 }
 
 // A pool with billing never takes over an EC2NodeClass of its name that it did not write: in one
-// configuration, both are refused at plan, before anything is written.
+// configuration, both are refused at plan, before anything is written (the apiserver's record of
+// the refused apply's writes is empty).
 func TestAccGPUNodePool_billingKeepsOtherNodeClass(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-taken")
-	p := acctest.ProviderBlock("")
+	p := acctest.ProviderBlock("", rec.ProviderSetting())
 	cfg := poolWithClassConfig(p, name, "", `on_demand = { max_gpus = 8 }`+"\n"+`billing = { team = "vision" }`) + fmt.Sprintf(`
 resource "mlplatform_node_class" "other" {
   name         = %q
@@ -266,6 +268,7 @@ resource "mlplatform_node_class" "other" {
 			Config:   p,
 			PlanOnly: true,
 			PreConfig: func() {
+				rec.ExpectNone(t, "the refused apply")
 				if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 					t.Error(err)
 				}

@@ -15,8 +15,9 @@ import (
 )
 
 // A pool writes several objects; none of them is taken over, and nothing is written when one
-// exists that another wrote.
+// exists that another wrote (the apiserver's record of the refused apply's writes is empty).
 func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-own")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
@@ -43,13 +44,14 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfig(acctest.ProviderBlock(""), name, poolA100NoBilling+"\n  spot = { max_gpus = 8 }"),
+				Config: poolConfig(acctest.ProviderBlock("", rec.ProviderSetting()), name, poolA100NoBilling+"\n  spot = { max_gpus = 8 }"),
 				ExpectError: regexp.MustCompile(`NodePool ` + regexp.QuoteMeta(name) + `-spot already exists and was not created\s+by\s+this\s+resource` +
 					`(?s).*terraform import mlplatform_gpu_node_pool.<name> ` + regexp.QuoteMeta(name)),
 			},
 			{
 				// Nothing was written, not even the on-demand NodePool that did not collide.
 				PreConfig: func() {
+					rec.ExpectNone(t, "the refused apply")
 					if err := acctest.Gone(t, capacity.NodePoolKind, "", name+"-on-demand"); err != nil {
 						t.Error(err)
 					}
@@ -63,8 +65,11 @@ func TestAccGPUNodePool_createNeverAdoptsAnyOfItsObjects(t *testing.T) {
 
 // Pool x of H100s on p5.4xlarge and p5.48xlarge writes NodeOverlays x-1gpu and x-8gpu; a pool
 // named x-8gpu on p5.48xlarge alone writes a NodeOverlay x-8gpu too. Whichever comes second is
-// refused, and neither ever rewrites or deletes the other's overlay.
+// refused, and neither ever rewrites or deletes the other's overlay: the apiserver's record of each
+// refused apply's writes is empty.
 func TestAccGPUNodePool_derivedNamesNeverTouchAnotherPool(t *testing.T) {
+	rec := acctest.RecordWrites(t)
+	recorded := acctest.ProviderBlock("", rec.ProviderSetting())
 	x := acctest.Name("acc-x")
 	pool := func(resName, name, types string) string {
 		return fmt.Sprintf(`
@@ -95,13 +100,14 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 		Steps: []resource.TestStep{
 			{Config: acctest.ProviderBlock("") + poolX, Check: owner("mlplatform_gpu_node_pool/" + x)},
 			{
-				Config: acctest.ProviderBlock("") + poolX + poolX8,
+				Config: recorded + poolX + poolX8,
 				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
 					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
 			{
 				// Pool x keeps its overlay; x-8gpu wrote nothing (its NodePool does not exist).
 				PreConfig: func() {
+					rec.ExpectNone(t, "the apply refused for pool x-8gpu")
 					if err := acctest.Gone(t, capacity.NodePoolKind, "", x+"-8gpu-on-demand"); err != nil {
 						t.Error(err)
 					}
@@ -119,13 +125,14 @@ resource "mlplatform_gpu_node_pool" %[1]q {
 			},
 			{
 				// Pool x back on both types would need x-8gpu, which is the other pool's now.
-				Config: acctest.ProviderBlock("") + poolX + poolX8,
+				Config: recorded + poolX + poolX8,
 				ExpectError: regexp.MustCompile(`NodeOverlay ` + regexp.QuoteMeta(x) + `-8gpu already exists and belongs to another\s+resource\s+` +
 					`instance:\s+mlplatform_gpu_node_pool\s+` + regexp.QuoteMeta(x) + `-8gpu\s+\(instance\s+[0-9a-f]{8}\)`),
 			},
 			{
-				Config: acctest.ProviderBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
-				Check:  owner("mlplatform_gpu_node_pool/" + x + "-8gpu"),
+				PreConfig: func() { rec.ExpectNone(t, "the apply refused for pool x") },
+				Config:    acctest.ProviderBlock("") + pool("x", x, `["p5.4xlarge"]`) + poolX8,
+				Check:     owner("mlplatform_gpu_node_pool/" + x + "-8gpu"),
 			},
 		},
 	})

@@ -138,6 +138,7 @@ func admittedTo(queue, flavor string) func(*unstructured.Unstructured) error {
 }
 
 func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	prefix, ns := acctest.Name("acc-ctl"), acctest.Name("acc-ctl-research")
 	queue := prefix + "-team"
 	resource.ParallelTest(t, resource.TestCase{
@@ -205,13 +206,14 @@ func TestAccClusterQueue_activeAdmitsAndHoldsDelete(t *testing.T) {
 			{
 				// Destroying the queue while a workload is admitted, which Kueue's finalizer would
 				// hold: refused at once, naming the workload, with nothing deleted.
-				Config: teamPlatform(prefix, ns, false, "2m"),
+				Config: rec.Recorded(teamPlatform(prefix, ns, false, "2m")),
 				ExpectError: acctest.Words(fmt.Sprintf("Cannot delete ClusterQueue %s while it is in use", queue) +
 					fmt.Sprintf(" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ClusterQueue while workloads hold quota in it. Held by: Workload %s/train-4gpu.", ns)),
 			},
 			{
 				// Nothing was deleted; once the workload is gone, the queue is destroyed.
 				PreConfig: func() {
+					rec.ExpectNone(t, "the refused delete")
 					if ts := acctest.Get(t, kueue.ClusterQueueKind, "", queue).GetDeletionTimestamp(); ts != nil {
 						t.Fatalf("the refused delete was issued: deletionTimestamp %v", ts)
 					}

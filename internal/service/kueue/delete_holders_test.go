@@ -54,6 +54,7 @@ resource "mlplatform_cluster_queue" "holder" {
 // the delete timeout): the error names the queue at once and says how to replace a flavor. When
 // the queue goes in the same run, the flavor's delete waits for it and succeeds.
 func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-held")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { requireKueue(t) },
@@ -63,7 +64,7 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 			{Config: flavorAndQueue(name, true, true)},
 			{
 				// The flavor goes, the queue that names it stays.
-				Config: flavorAndQueue(name, false, true),
+				Config: rec.Recorded(flavorAndQueue(name, false, true)),
 				ExpectError: acctest.Words(fmt.Sprintf("Cannot delete ResourceFlavor %s while it is in use", name) +
 					" Kueue keeps the finalizer kueue.x-k8s.io/resource-in-use on a ResourceFlavor while a ClusterQueue names it" +
 					fmt.Sprintf(" in its resource groups. Held by: ClusterQueue %s-q.", name)),
@@ -71,6 +72,7 @@ func TestAccResourceFlavor_deleteWhileNamedByAQueueIsRefused(t *testing.T) {
 			{
 				// Nothing was deleted; the flavor and the queue then go together.
 				PreConfig: func() {
+					rec.ExpectNone(t, "the refused delete")
 					if ts := acctest.Get(t, kueue.ResourceFlavorKind, "", name).GetDeletionTimestamp(); ts != nil {
 						t.Fatalf("the refused delete was issued: deletionTimestamp %v", ts)
 					}

@@ -105,17 +105,20 @@ func TestAccLocalQueue_lifecycle(t *testing.T) {
 	})
 }
 
-// A LocalQueue in a namespace that does not exist is an apply error that says so.
+// A LocalQueue in a namespace that does not exist is an apply error that says so, and nothing is
+// written (the apiserver's record of the provider's writes is empty).
 func TestAccLocalQueue_missingNamespace(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	ns := acctest.Name("acc-lq-no-such-namespace")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      lqConfig("", ns, "training", fmt.Sprintf("cluster_queue = %q", acctest.Name("acc-lq-q"))),
+			Config:      rec.Recorded(lqConfig("", ns, "training", fmt.Sprintf("cluster_queue = %q", acctest.Name("acc-lq-q")))),
 			ExpectError: acctest.Words(fmt.Sprintf(`namespace %q does not exist: create it before the LocalQueue`, ns)),
 		}},
 	})
+	rec.ExpectNone(t, "the failed apply")
 }
 
 func TestLocalQueue_invalidInputFailsAtPlan(t *testing.T) {

@@ -81,13 +81,9 @@ func condition(obj *unstructured.Unstructured, typ string) (status, message stri
 }
 
 // waitActive waits until Kueue reports the object's Active condition True: the MultiKueueCluster
-// connected, the check active. Only on the test binary's own control plane, whose Kueue reaches
-// the apiserver at the address the kubeconfig names.
+// connected, the check active.
 func waitActive(t *testing.T, k kube.Kind, name string) {
 	t.Helper()
-	if !acctest.OwnCluster() {
-		return
-	}
 	waitFor(t, k, "", name, 2*time.Minute, func(o *unstructured.Unstructured) error {
 		if s, msg := condition(o, "Active"); s != "True" {
 			return fmt.Errorf("Active = %q (%s)", s, msg)
@@ -138,9 +134,6 @@ func TestAccMultiKueueCluster_lifecycle(t *testing.T) {
 					if before == "" {
 						return fmt.Errorf("Secret %s has no kubeconfig", secret)
 					}
-					// Kueue connects to the worker with the written kubeconfig and activates the check.
-					waitActive(t, kueue.MultiKueueClusterKind, name)
-					waitActive(t, kueue.AdmissionCheckKind, name)
 					return nil
 				},
 			},
@@ -203,6 +196,31 @@ func TestAccMultiKueueCluster_lifecycle(t *testing.T) {
 	})
 }
 
+// Kueue connects to the worker with the kubeconfig the resource wrote, and activates the check
+// that names it. Only on the test binary's own control plane: the worker's kubeconfig names the
+// apiserver at the address this host reaches it by, which Kueue inside KUBECONFIG's cluster may not.
+func TestAccMultiKueueCluster_activeWithTheWrittenKubeconfig(t *testing.T) {
+	acctest.RequireCluster(t)
+	if !acctest.OwnCluster() {
+		t.Skip("Kueue must reach the worker at the address this host uses; on KUBECONFIG's cluster it runs inside the cluster")
+	}
+	acctest.SharedNamespace(t, kueueSystemNS)
+	name := acctest.Name("acc-mk-active")
+	config := multiKueueConfig("", name, "  kubeconfig = "+hclString(workerKubeconfig(t, name)))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: acctest.ProviderFactories,
+		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_multikueue_cluster", kueue.MultiKueueClusterKind),
+		Steps: []resource.TestStep{{
+			Config: config,
+			Check: func(*terraform.State) error {
+				waitActive(t, kueue.MultiKueueClusterKind, name)
+				waitActive(t, kueue.AdmissionCheckKind, name)
+				return nil
+			},
+		}},
+	})
+}
+
 // A Secret of the same name that this resource did not write is never taken over: the apply
 // stops before the MultiKueueCluster, and the Secret is left as it was.
 func TestAccMultiKueueCluster_neverAdoptsSecret(t *testing.T) {
@@ -215,14 +233,26 @@ func TestAccMultiKueueCluster_neverAdoptsSecret(t *testing.T) {
 		"stringData": map[string]any{"kubeconfig": "theirs"},
 	})
 	t.Cleanup(func() { acctest.Delete(t, kueue.SecretKind, kueueSystemNS, name+"-kubeconfig") })
+	config := multiKueueConfig("", name, "  kubeconfig = "+hclString(workerKubeconfig(t, name)))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      multiKueueConfig("", name, "  kubeconfig = "+hclString(workerKubeconfig(t, name))),
+			Config:      config,
 			ExpectError: regexp.MustCompile(`Secret kueue-system/` + name + `-kubeconfig`),
-			Check: func(*terraform.State) error {
-				return acctest.Gone(t, kueue.MultiKueueClusterKind, "", name)
+		}, {
+			// Before anything is destroyed: the apply stopped before the MultiKueueCluster, and left
+			// the Secret as it was. The plan still wants to create all of it.
+			PreConfig: func() {
+				if err := acctest.Gone(t, kueue.MultiKueueClusterKind, "", name); err != nil {
+					t.Error(err)
+				}
+				if got := secretData(t, name+"-kubeconfig"); got != "dGhlaXJz" { // base64 of "theirs"
+					t.Errorf("the refused apply changed the other Secret: %q", got)
+				}
 			},
+			Config:             config,
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		}},
 	})
 	if got := secretData(t, name+"-kubeconfig"); got != "dGhlaXJz" { // base64 of "theirs"

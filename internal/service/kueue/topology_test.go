@@ -100,15 +100,17 @@ resource "mlplatform_resource_flavor" "test" {
 	})
 }
 
-// A flavor naming a topology that does not exist is refused before anything is written.
+// A flavor naming a topology that does not exist is refused before anything is written (the
+// apiserver's record of the provider's writes is empty).
 func TestAccResourceFlavor_topologyNotFound(t *testing.T) {
+	rec := acctest.RecordWrites(t)
 	name := acctest.Name("acc-no-topology")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { requireKueue(t) },
 		ProtoV6ProviderFactories: acctest.ProviderFactories,
 		CheckDestroy:             acctest.CheckDestroyed(t, "mlplatform_resource_flavor", kueue.ResourceFlavorKind),
 		Steps: []resource.TestStep{{
-			Config: acctest.ProviderBlock("", acctest.CostCentreDefault) + fmt.Sprintf(`
+			Config: acctest.ProviderBlock("", acctest.CostCentreDefault, rec.ProviderSetting()) + fmt.Sprintf(`
 resource "mlplatform_resource_flavor" "test" {
   name          = %q
   node_labels   = { "mlplatform.io/gpu" = "h100-sxm5-80gb" }
@@ -118,6 +120,7 @@ resource "mlplatform_resource_flavor" "test" {
 			ExpectError: acctest.Words(fmt.Sprintf("Topology %s-missing does not exist, so Kueue would keep every ClusterQueue", name)),
 		}},
 	})
+	rec.ExpectNone(t, "the refused apply")
 }
 
 func TestTopology_invalidInputFailsAtPlan(t *testing.T) {
