@@ -79,8 +79,9 @@ func WithArgo() Option { return func(o *options) { o.argo = true } }
 // Their output goes to scheduler.log and kwok.log in dir.
 func WithNodes() Option { return func(o *options) { o.nodes, o.controllers = true, true } }
 
-// Start builds the control plane's binaries if they are not cached yet, starts them, installs the
-// CRDs and writes an admin kubeconfig into dir.
+// Start builds the control plane's binaries if they are not cached yet, starts them on a copy of
+// the etcd seed that holds the CRDs (etcd_seed.go; made first if there is none) and writes an
+// admin kubeconfig into dir.
 func Start(dir string, opts ...Option) (*Cluster, error) {
 	var o options
 	for _, opt := range opts {
