@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -86,10 +85,9 @@ func installCRDs(apiserver, etcd, dataDir string, crds []*apiextensionsv1.Custom
 				APIServer: &envtest.APIServer{Path: apiserver},
 				Etcd:      &envtest.Etcd{Path: etcd, DataDir: dataDir},
 			},
-			ControlPlaneStartTimeout: 2 * time.Minute,
-			ControlPlaneStopTimeout:  time.Minute,
-			// envtest's default of 10s is too short on a busy 2-core machine.
-			CRDInstallOptions: envtest.CRDInstallOptions{CRDs: crds, MaxTime: 2 * time.Minute},
+			ControlPlaneStartTimeout: controlPlaneStartTimeout,
+			ControlPlaneStopTimeout:  controlPlaneStopTimeout,
+			CRDInstallOptions:        envtest.CRDInstallOptions{CRDs: crds, MaxTime: crdServedTimeout},
 		}
 		_, err := env.Start()
 		// envtest leaves etcd and the apiserver running when a later part of its start (the CRDs)
@@ -102,23 +100,10 @@ func installCRDs(apiserver, etcd, dataDir string, crds []*apiextensionsv1.Custom
 			return fmt.Errorf("installing the CRDs on a local control plane: %w", err)
 		}
 		fmt.Fprintf(os.Stderr, "testcluster: %v; starting again\n", err)
-		if err := clearDir(dataDir); err != nil {
+		if err := errors.Join(os.RemoveAll(dataDir), os.MkdirAll(dataDir, 0o700)); err != nil {
 			return err
 		}
 	}
-}
-
-func clearDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // copySeed copies the seed's files into dir, leaving holes where the seed has zeros: etcd's
@@ -153,8 +138,9 @@ func copySparse(from, to string) error {
 	buf := make([]byte, 64<<10)
 	var size int64
 	for {
-		n, err := io.ReadFull(in, buf)
+		n, readErr := io.ReadFull(in, buf)
 		if n > 0 {
+			var err error
 			if isZero(buf[:n]) {
 				_, err = out.Seek(int64(n), io.SeekCurrent)
 			} else {
@@ -165,11 +151,11 @@ func copySparse(from, to string) error {
 			}
 			size += int64(n)
 		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		if errors.Is(readErr, io.EOF) || errors.Is(readErr, io.ErrUnexpectedEOF) {
 			break
 		}
-		if err != nil {
-			return errors.Join(err, out.Close())
+		if readErr != nil {
+			return errors.Join(readErr, out.Close())
 		}
 	}
 	return errors.Join(out.Truncate(size), out.Close())

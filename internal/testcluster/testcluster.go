@@ -79,6 +79,16 @@ func WithArgo() Option { return func(o *options) { o.argo = true } }
 // Their output goes to scheduler.log and kwok.log in dir.
 func WithNodes() Option { return func(o *options) { o.nodes, o.controllers = true, true } }
 
+// For etcd and the apiserver, envtest sets both components' timeouts from these (20s unless
+// set), whatever they say themselves: a busy 2-core machine needs more, and an apiserver that does
+// not stop in time is left running. crdServedTimeout bounds the wait for the CRDs to be served,
+// where envtest's default of 10s is too short too.
+const (
+	controlPlaneStartTimeout = 2 * time.Minute
+	controlPlaneStopTimeout  = time.Minute
+	crdServedTimeout         = 2 * time.Minute
+)
+
 // Start builds the control plane's binaries if they are not cached yet, starts them on a copy of
 // the etcd seed that holds the CRDs (etcd_seed.go; made first if there is none) and writes an
 // admin kubeconfig into dir.
@@ -149,8 +159,7 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 		return nil, err
 	}
 	crds := envtest.CRDInstallOptions{Paths: crdDirs, CRDs: karpenterCRDs(), ErrorIfPathMissing: true,
-		// envtest's default of 10s is too short on a busy 2-core machine.
-		MaxTime: 2 * time.Minute, PollInterval: 100 * time.Millisecond}
+		MaxTime: crdServedTimeout, PollInterval: 100 * time.Millisecond}
 	if err := envtest.ReadCRDFiles(&crds); err != nil {
 		return nil, err
 	}
@@ -176,11 +185,8 @@ func Start(dir string, opts ...Option) (*Cluster, error) {
 			APIServer: apiServer,
 			Etcd:      &envtest.Etcd{Path: etcd, DataDir: dataDir},
 		},
-		// For etcd and the apiserver: envtest sets both components' timeouts from these (20s
-		// unless set), whatever they say themselves; a busy 2-core machine needs more, and an
-		// apiserver that does not stop in time is left running.
-		ControlPlaneStartTimeout: 2 * time.Minute,
-		ControlPlaneStopTimeout:  time.Minute,
+		ControlPlaneStartTimeout: controlPlaneStartTimeout,
+		ControlPlaneStopTimeout:  controlPlaneStopTimeout,
 	}
 	cfg, err := env.Start()
 	if err == nil {
