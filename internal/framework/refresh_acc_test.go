@@ -13,10 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/acctest"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/kube"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
 
 // Refresh never forgets: only a 404 of an API the cluster serves removes a resource from state.
@@ -139,10 +139,8 @@ func TestAccRefresh_keepsStateWhileTheAPIIsNotServed(t *testing.T) {
 	})
 }
 
-var priorityClasses = kube.Kind{
-	GVR:  schema.GroupVersionResource{Group: "kueue.x-k8s.io", Version: "v1beta2", Resource: "workloadpriorityclasses"},
-	Kind: "WorkloadPriorityClass", Requires: "Kueue v0.15 or newer",
-}
+// priorityClasses is the kind as the provider reads it (the kueue package's is its own).
+var priorityClasses = queue.Kind("workloadpriorityclasses", "WorkloadPriorityClass", false)
 
 // restoreObject creates obj again as a backup tool would: its metadata, labels and annotations
 // (the provider's marks) and content, without what the apiserver assigns.
