@@ -77,6 +77,35 @@ func Check(pod Pod, cq *kueue.ClusterQueue, flavors map[string]*kueue.ResourceFl
 	return out
 }
 
+// Candidates are, for each resource group of cq that covers a resource the pod requests, in
+// order, the flavors that could admit it (in the group's order): the pod tolerates their taints,
+// its node selector matches their nodes, and one pod's request fits their quota, as Check judges
+// them. A group Check refuses has none.
+func Candidates(pod Pod, cq *kueue.ClusterQueue, flavors map[string]*kueue.ResourceFlavor) [][]*kueue.ResourceFlavor {
+	byGroup := map[int][]corev1.ResourceName{}
+	for _, r := range requested(pod.Requests) {
+		if g := groupOf(cq, r); g >= 0 {
+			byGroup[g] = append(byGroup[g], r)
+		}
+	}
+	var out [][]*kueue.ResourceFlavor
+	for g := range cq.Spec.ResourceGroups {
+		resources, ok := byGroup[g]
+		if !ok {
+			continue
+		}
+		var admit []*kueue.ResourceFlavor
+		for _, fq := range cq.Spec.ResourceGroups[g].Flavors {
+			f, ok := flavors[string(fq.Name)]
+			if ok && mismatch(pod, f) == "" && exceeded(pod, cq, fq, resources) == nil {
+				admit = append(admit, f)
+			}
+		}
+		out = append(out, admit)
+	}
+	return out
+}
+
 // checkGroup finds a flavor of rg that can admit the pod's requests of resources, or says why
 // none can.
 func checkGroup(pod Pod, cq *kueue.ClusterQueue, rg *kueue.ResourceGroup, resources []corev1.ResourceName, flavors map[string]*kueue.ResourceFlavor) *Refusal {

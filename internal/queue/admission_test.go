@@ -147,3 +147,43 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// Candidates are the flavors Check would let a pod land on, group by group: what a template's
+// runs may run on, e.g. spot nodes only.
+func TestCandidates(t *testing.T) {
+	flavors := map[string]*kueue.ResourceFlavor{
+		"a100-spot":      flavor("a100-spot", map[string]string{"karpenter.sh/capacity-type": "spot"}, gpuTaint),
+		"a100-on-demand": flavor("a100-on-demand", map[string]string{"karpenter.sh/capacity-type": "on-demand"}, gpuTaint),
+	}
+	both := clusterQueue("", quotas("a100-on-demand", "4", "32", "256Gi", ""), quotas("a100-spot", "8", "64", "512Gi", ""))
+	names := func(groups [][]*kueue.ResourceFlavor) string {
+		var out []string
+		for _, g := range groups {
+			var fs []string
+			for _, f := range g {
+				fs = append(fs, f.Name)
+			}
+			out = append(out, "["+strings.Join(fs, " ")+"]")
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tc := range []struct {
+		name string
+		pod  queue.Pod
+		cq   *kueue.ClusterQueue
+		want string
+	}{
+		{name: "any capacity: both", pod: pod("", "1", "8", "128Gi"), cq: both, want: "[a100-on-demand a100-spot]"},
+		{name: "spot selects spot", pod: pod("spot", "1", "8", "128Gi"), cq: both, want: "[a100-spot]"},
+		{name: "too big for on-demand's quota", pod: pod("", "6", "8", "128Gi"), cq: both, want: "[a100-spot]"},
+		{name: "too big for both", pod: pod("", "9", "8", "128Gi"), cq: both, want: "[]"},
+		{name: "a missing flavor takes nothing", pod: pod("", "1", "8", "128Gi"),
+			cq: clusterQueue("", quotas("h100", "4", "32", "256Gi", ""), quotas("a100-spot", "8", "64", "512Gi", "")), want: "[a100-spot]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := names(queue.Candidates(tc.pod, tc.cq, flavors)); got != tc.want {
+				t.Errorf("candidates %s; want %s", got, tc.want)
+			}
+		})
+	}
+}
