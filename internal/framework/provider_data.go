@@ -28,6 +28,7 @@ type ProviderData struct {
 	podLabels   podLabels          // which pod labels teams require and templates carry, at plan
 	capacity    plannedCapacity    // what pools supply, flavors select and queues quota, at plan
 	localQueues plannedLocalQueues // which LocalQueues are declared and which templates name, at plan
+	queues      plannedQueues      // LocalQueues, ClusterQueues, flavors and the templates that use them, at plan
 }
 
 // MergeLabels returns the provider's default labels overlaid with a resource's own labels.
