@@ -34,6 +34,9 @@ type Pool struct {
 	// Static is a static NodePool (replicas): exactly MaxNodes nodes, even 0. Node must then name
 	// an instance type or GPUs per node.
 	Static bool
+	// LabelsUnknown is true while some of the labels the pool's nodes carry are known only at
+	// apply: NodeLabels may lack them.
+	LabelsUnknown bool
 }
 
 // Quota is one nominal quota of a ClusterQueue for a (flavor, resource). Ref is the caller's
@@ -50,6 +53,7 @@ type Quota struct {
 // Finding is an error or a warning about one quota.
 type Finding struct {
 	Ref      int
+	Queue    string // of the quota; set by Unselected only
 	Flavor   string
 	Resource string
 	Summary  string
