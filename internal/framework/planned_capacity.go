@@ -29,6 +29,11 @@ type plannedCapacity struct {
 	quotas  map[string][]capacity.Quota // by ClusterQueue name
 }
 
+// UnselectedAtPlan ends the plan-time warning about a flavor that selects no planned pool.
+const UnselectedAtPlan = " At plan, the flavor is compared with the GPU node pools of this configuration that Terraform " +
+	"planned before this warning (a flavor that takes its node_labels from a pool's supplies is planned after that " +
+	"pool): if its nodes come from elsewhere, such as a node group or another configuration's pool, it does not apply."
+
 // PlanPools records the NodePools a GPU node pool plans, and returns the flavors planned before
 // that no pool now supplies (capacity.Unselected) and did before: only the first pool can.
 func (p *ProviderData) PlanPools(pools []capacity.Pool) []capacity.Finding {

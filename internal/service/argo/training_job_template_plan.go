@@ -17,7 +17,9 @@ import (
 	"github.com/argoproj/argo-workflows/v3/pkg/apis/workflow"
 	wfv1 "github.com/argoproj/argo-workflows/v3/pkg/apis/workflow/v1alpha1"
 
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/capacity"
 	"github.com/mlplatform/terraform-provider-mlplatform/internal/framework"
+	"github.com/mlplatform/terraform-provider-mlplatform/internal/queue"
 )
 
 // jobPlan is what the model resolves to before anything is built: the workflow parameters in
@@ -143,6 +145,41 @@ func (trainingJobTemplate) ModifyPlan(ctx context.Context, p *framework.Provider
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("retry_expression"), types.StringValue(retryExpression))...)
 	checkRequiredPodLabel(ctx, p, &m, resp)
 	checkQueueSpelling(p, &m, resp)
+	checkSpotCheckpoint(&m, resp)
+	useQueue(ctx, p, &m, resp)
+}
+
+// checkSpotCheckpoint warns about a template whose runs go to spot nodes only and that has no
+// checkpoint: each spot reclaim then restarts a run from zero. A queue that admits the runs only
+// on spot flavors warns the same, once it is planned (useQueue).
+func checkSpotCheckpoint(m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	if m.Checkpoint != nil || m.Capacity.ValueString() != capacity.CapacitySpot {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("capacity"), spotWithoutCheckpoint, fmt.Sprintf(
+		"Attribute capacity: %q runs the trainer on spot nodes only, and the template has no checkpoint: each spot reclaim "+
+			"restarts a run from zero. Set checkpoint = { uri = \"s3://<bucket>/<prefix>\" } so that a retried run resumes "+
+			"from its last checkpoint, or capacity = %q.", capacity.CapacitySpot, capacity.CapacityOnDemand))
+}
+
+// useQueue records the template's pod with the queue it names, so that it is judged against the
+// queue as planned once the configuration plans the LocalQueue, its ClusterQueue and their flavors:
+// here, or by whichever of them is planned last (framework/planned_queues.go).
+func useQueue(ctx context.Context, pd *framework.ProviderData, m *trainingJobTemplateModel, resp *resource.ModifyPlanResponse) {
+	if pd == nil || m.Queue.IsNull() || m.Queue.IsUnknown() || m.Capacity.IsUnknown() || !known(ctx, m) {
+		return
+	}
+	p, d := resolve(ctx, m)
+	if d.HasError() {
+		return // setComputed said why
+	}
+	ns, name, tm := m.Namespace.ValueString(), m.Queue.ValueString(), *m
+	u := framework.QueueUse{What: fmt.Sprintf("%straining_job_template %q", framework.ResourceTypePrefix, ns+"/"+m.Name.ValueString()),
+		Namespace: ns, Queue: name,
+		Judge: func(t *queue.Target) []framework.QueueFinding { return queueFindings(&tm, p, ns, name, t) }}
+	for _, f := range pd.UseQueue(u) {
+		f.AddTo(&resp.Diagnostics)
+	}
 }
 
 // checkQueueSpelling refuses a queue that is not declared in the template's namespace by the

@@ -93,3 +93,24 @@ func TestAccTrainingJobTemplate_refusedByArgoAtPlan(t *testing.T) {
 			`spec.templates[0].container.volumeMounts[1]: Duplicate value: {"mountPath":"/data"}`))
 	})
 }
+
+// A template that runs on spot nodes only and has no checkpoint is a warning at plan, on capacity,
+// naming the fix, with no API call: each spot reclaim would restart a run from zero. With a
+// checkpoint, or on other capacity, nothing is said. (A queue whose flavors are all spot warns the
+// same: internal/provider's queue path tests.)
+func TestAccTrainingJobTemplate_spotWithoutCheckpointWarnsAtPlan(t *testing.T) {
+	ns := acctest.Name("acc-tjt-spot")
+	warnings := acctest.PlanWarnings(t, func(host string) string { return minimalConfig(host, ns, `capacity = "spot"`) })
+	acctest.WarnedOnce(t, warnings, `^mlplatform_training_job_template AttributeName\("capacity"\): Spot capacity without a checkpoint: `+
+		`Attribute capacity: "spot" runs the trainer on spot nodes only, and the template has no checkpoint: each spot reclaim `+
+		`restarts a run from zero\. Set checkpoint = \{ uri = "s3://<bucket>/<prefix>" \} .* or capacity = "on-demand"\.$`)
+	for name, body := range map[string]string{
+		"checkpointed": "capacity = \"spot\"\ncheckpoint = { uri = \"s3://acme/ckpt\" }",
+		"on-demand":    `capacity = "on-demand"`,
+		"any":          ``,
+	} {
+		t.Run(name, func(t *testing.T) {
+			acctest.NotWarned(t, acctest.PlanWarnings(t, func(host string) string { return minimalConfig(host, ns, body) }), `Spot capacity`)
+		})
+	}
+}

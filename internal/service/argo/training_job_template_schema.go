@@ -40,7 +40,12 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"(`capacity`, GPU model) and tolerates, and one pod's request fits that flavor's nominal quota plus " +
 			"borrowing limit. Refer to the queue resource (`mlplatform_local_queue.x.name`) so that it is created first. " +
 			"At plan, a name the configuration does not declare in the namespace (by `mlplatform_local_queue` or a team's " +
-			"`local_queues`) but one or two letters from one it does is refused as a misspelling. " +
+			"`local_queues`) but one or two letters from one it does is refused as a misspelling. When the LocalQueue, " +
+			"its ClusterQueue and every flavor that ClusterQueue names are all in the same configuration, the check " +
+			"against the queue is made at plan too, on what they plan (by the template, or by whichever of them Terraform " +
+			"plans last, naming the template); a queue of another configuration is checked only before writing. A queue " +
+			"whose flavors that can take the pods are all spot capacity (`karpenter.sh/capacity-type=spot`) is a warning " +
+			"when the template has no `checkpoint`: each spot reclaim would restart a run from zero. " +
 			"Kueue v0.19 turns `waitForPodsReady` on by default: an admitted run whose pods are not all ready within 30 " +
 			"minutes (a new GPU node's start, which Karpenter gives up on after 15 minutes unregistered, plus the image " +
 			"pull) is evicted and requeued with backoff (60 s, doubling to an hour); raise `waitForPodsReady.timeout` in " +
@@ -92,7 +97,8 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 	attrs["hardware"] = hardwareAttribute()
 	attrs["capacity"] = schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(capacityAny),
 		MarkdownDescription: "Which nodes may run the trainer: `spot`, `on-demand`, `reserved` (capacity reservations) or `any` (node selector on `" +
-			capacity.LabelCapacityType + "`, so Kueue only picks flavors that match). Defaults to `any`.",
+			capacity.LabelCapacityType + "`, so Kueue only picks flavors that match). Defaults to `any`. `spot` without " +
+			"`checkpoint` is a warning at plan: each spot reclaim would restart a run from zero.",
 		Validators: []validator.String{stringvalidator.OneOf(capacities...)}}
 	attrs["checkpoint"] = checkpointAttribute()
 	attrs["retry"] = retryAttribute()
@@ -128,8 +134,8 @@ func (trainingJobTemplate) Schema(ctx context.Context) schema.Schema {
 			"trainer exits 1 or is OOMKilled fails at once. Kueue manages the pods only in namespaces its " +
 			"`managedJobsNamespaceSelector` selects (with the `pod` integration enabled).\n\n" +
 			"Checked before anything is written: at plan, Argo's own validator (as `argo lint --offline`) runs on the " +
-			"WorkflowTemplate apply would write, and a refusal names the attribute; before writing, the template is " +
-			"checked against the queue it names (see `queue`).",
+			"WorkflowTemplate apply would write, and a refusal names the attribute; the template is checked against " +
+			"the queue it names before writing, and at plan when the queue is in the same configuration (see `queue`).",
 		Attributes: attrs,
 		Blocks:     map[string]schema.Block{"timeouts": framework.TimeoutsBlock(ctx)},
 	}
@@ -166,7 +172,9 @@ func hardwareAttribute() schema.Attribute {
 
 func checkpointAttribute() schema.Attribute {
 	return schema.SingleNestedAttribute{Optional: true,
-		MarkdownDescription: "Where the trainer checkpoints, so that a retried pod resumes instead of starting over.",
+		MarkdownDescription: "Where the trainer checkpoints, so that a retried pod resumes instead of starting over. " +
+			"Without it, a template on spot capacity (`capacity = \"spot\"`, or a queue of the same configuration whose " +
+			"flavors that can take its pods are all spot) is a warning at plan.",
 		Attributes: map[string]schema.Attribute{
 			"uri": schema.StringAttribute{Required: true,
 				MarkdownDescription: "Durable storage for checkpoints (`s3://bucket/prefix`, `gs://...`). The trainer gets " +

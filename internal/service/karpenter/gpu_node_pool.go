@@ -333,7 +333,8 @@ func (gpuNodePool) Schema(ctx context.Context) schema.Schema {
 			"resource the nodes can ever expose (e.g. `nvidia.com/mig-1g.10gb` = 7 x `max_gpus`), and `per_gpu`, what one GPU " +
 			"exposes; `cpu_milli_per_gpu` and `memory_mib_per_gpu`, what a GPU's share of a node offers pods; and " +
 			"`hourly_price`, what one unit of each resource costs per hour. So quotas in whole GPUs and their most hourly " +
-			"cost can be computed at plan.",
+			"cost can be computed at plan. A flavor of the same configuration planned before the pool, given GPU quota, " +
+			"whose labels no planned pool's nodes carry is a warning here (see `mlplatform_resource_flavor`'s `node_labels`).",
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"node_labels": schema.MapAttribute{ElementType: types.StringType, Computed: true, MarkdownDescription: "Labels that select the nodes."},
 			"taints":      schema.ListAttribute{ElementType: taintType, Computed: true, MarkdownDescription: "Taints of the nodes."},

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -491,12 +492,11 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 		if in, p, ok := m.planned(ctx); ok {
 			if v, notes, ok := m.supplies(ctx, in, p, pricingRegion(pd)); ok {
 				supplies = v
-				if pd != nil { // for the queues' plan-time capacity checks
-					var pools []capacity.Pool
-					for _, c := range in.Capacity {
-						pools = append(pools, p.nodePool(in.Name, c))
+				if pd != nil { // for the queues' and flavors' plan-time capacity checks
+					for _, f := range pd.PlanPools(m.plannedPools(ctx, in, p)) {
+						resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), f.Summary, fmt.Sprintf(
+							"The ClusterQueue and ResourceFlavor planned before this pool: %s%s", f.Detail, framework.UnselectedAtPlan))
 					}
-					pd.PlanPools(pools)
 				}
 				for _, n := range notes {
 					resp.Diagnostics.AddAttributeWarning(path.Root("supplies"), "No hourly price", n)
@@ -517,6 +517,28 @@ func (gpuNodePool) ModifyPlan(ctx context.Context, pd *framework.ProviderData, r
 	if m.MIG != nil {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("mig").AtName("config_name"), configName)...)
 	}
+}
+
+// plannedPools are the pool's NodePools as the plan-time capacity checks see them: with the
+// node_labels and billing labels its nodes carry too (Expand's order: the pool's own last).
+func (m *gpuNodePoolModel) plannedPools(ctx context.Context, in poolInput, p *poolPlan) []capacity.Pool {
+	known := framework.FullyKnown(ctx, m.NodeLabels) && framework.FullyKnown(ctx, m.Billing)
+	own := map[string]string{}
+	if known {
+		var diags diag.Diagnostics
+		maps.Copy(own, framework.StringMap(ctx, m.NodeLabels, &diags))
+		maps.Copy(own, framework.StringMap(ctx, m.Billing, &diags))
+		known = !diags.HasError()
+	}
+	var pools []capacity.Pool
+	for _, c := range in.Capacity {
+		cp := p.nodePool(in.Name, c)
+		labels := maps.Clone(own)
+		maps.Copy(labels, cp.NodeLabels)
+		cp.NodeLabels, cp.LabelsUnknown = labels, !known
+		pools = append(pools, cp)
+	}
+	return pools
 }
 
 // planned is the model's pool input and plan; ok is false while a value is unknown or the plan

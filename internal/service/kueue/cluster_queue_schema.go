@@ -123,7 +123,12 @@ func (clusterQueue) Schema(ctx context.Context) schema.Schema {
 			"carry (its runs would stay Pending), is an error; the quotas of several queues that add up to more are a " +
 			"warning (over-commit can be deliberate). At plan the check takes the planned pools, flavors and queues of the " +
 			"configuration (a queue that names its flavor by reference, from a flavor fed by a pool's `supplies`, is planned " +
-			"after them); before it is written it adds the cluster's objects the configuration does not plan. Create and update wait until Kueue reports " +
+			"after them); before it is written it adds the cluster's objects the configuration does not plan. At plan, a " +
+			"flavor given GPU quota that selects GPU nodes (by `mlplatform.io/gpu`, `nvidia.com/gpu.product`, " +
+			"`nvidia.com/mig.config`, ...) with labels that every GPU node pool of the configuration planned before " +
+			"contradicts is a warning on the quota (or on the pool or flavor, whichever is planned last): a pool of another " +
+			"configuration is not seen then. The queue is also recorded for the plan-time check of the training templates " +
+			"that use it (see `mlplatform_training_job_template`'s `queue`). Create and update wait until Kueue reports " +
 			"the queue `Active`; delete waits while admitted workloads hold it and names them on timeout.",
 		Attributes: attrs,
 		Blocks: map[string]schema.Block{

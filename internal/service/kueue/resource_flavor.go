@@ -64,6 +64,11 @@ func (resourceFlavor) Schema(ctx context.Context) schema.Schema {
 		MarkdownDescription: "Labels of the nodes this flavor stands for; Kueue adds them as node affinity to admitted " +
 			"pods. At most 8. `mlplatform.io/gpu`, the GPU node pools' label, must be a value a pool writes (the model's " +
 			"canonical name, lower case, e.g. `a100-sxm4-80gb`): runs admitted on a flavor no node carries stay Pending. " +
+			"At plan, when a ClusterQueue of the same configuration gives the flavor GPU quota, labels that select GPU nodes " +
+			"(`mlplatform.io/gpu`, `nvidia.com/gpu.product`, `nvidia.com/mig.config`, ...) but that every GPU node pool of " +
+			"the configuration contradicts are a warning (on whichever of the flavor, the queue and the pool Terraform plans " +
+			"last): take them from a pool's `supplies`, which also plans the flavor after the pool. Pools of another " +
+			"configuration, or nodes from elsewhere, are not seen at plan. " +
 			immutableWithTopology,
 		Validators:    framework.LabelMapValidators(gpuLabelValidator{}),
 		PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplaceIf(replaceMapIfTopology, immutableWithTopology, immutableWithTopology)},

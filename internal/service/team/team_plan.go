@@ -147,7 +147,8 @@ func requireProjectLabel(p *framework.ProviderData, m *teamModel, diags *diag.Di
 }
 
 // declareLocalQueues records the team's LocalQueues and refuses a training template of the
-// configuration whose queue looks like a misspelling of one (framework/local_queues.go).
+// configuration whose queue looks like a misspelling of one (framework/local_queues.go), or that
+// the queue, as planned, could never admit (framework/planned_queues.go).
 func declareLocalQueues(ctx context.Context, p *framework.ProviderData, m *teamModel, diags *diag.Diagnostics) {
 	if p == nil || m.Namespace.IsUnknown() || !framework.FullyKnown(ctx, m.LocalQueueNames) {
 		return
@@ -159,5 +160,11 @@ func declareLocalQueues(ctx context.Context, p *framework.ProviderData, m *teamM
 	ns := m.Namespace.ValueString()
 	for _, u := range p.DeclareLocalQueues(ns, names) {
 		diags.AddAttributeError(path.Root("local_queues"), framework.MisspelledQueueSummary, framework.MisspelledQueueDetail(ns, u))
+	}
+	if !framework.FullyKnown(ctx, m.LocalQueues) {
+		return
+	}
+	for _, r := range p.PlanLocalQueues(ns, stringMap(ctx, m.LocalQueues, diags)) {
+		r.AddTo(diags)
 	}
 }
