@@ -83,13 +83,23 @@ resource "mlplatform_cluster_queue" "nlp" {
   namespace_selector = { match_labels = { "mlplatform.io/team" = "nlp" } }
 
   resource_group {
-    covered_resources = ["nvidia.com/mig-1g.10gb"]
+    # Kueue admits a pod only when the queue covers every resource it requests.
+    covered_resources = ["nvidia.com/mig-1g.10gb", "cpu", "memory"]
     flavor {
       name = mlplatform_resource_flavor.a100_spot.name
       resource {
         name            = "nvidia.com/mig-1g.10gb"
         nominal_quota   = tostring(local.nlp_slices.nominal)
         borrowing_limit = tostring(local.nlp_slices.borrowing_limit)
+      }
+      # The CPU and memory of 4 GPUs' share of p4de.24xlarge nodes (96 vCPUs, 1152 GiB for 8).
+      resource {
+        name          = "cpu"
+        nominal_quota = "48"
+      }
+      resource {
+        name          = "memory"
+        nominal_quota = "576Gi"
       }
     }
   }

@@ -17,5 +17,8 @@ resource "mlplatform_training_job_template" "summarizer" {
   billing         = merge(mlplatform_team.nlp.pod_labels, { "mlplatform.io/project" = "summarizer" })
   image           = "ghcr.io/acme/summarizer:0.9"
   training_script = "train.py"
-  hardware        = { gpu_type = "a100-80gb", cpu_cores = 8, memory_gb = 64 }
+  hardware        = { gpu_type = "a100-1g.10gb", cpu_cores = 2, memory_gb = 16 }
+  # The team's queue gives spot capacity only: without a checkpoint, each spot reclaim would
+  # restart a run from zero (a warning at plan).
+  checkpoint = { uri = "s3://acme-checkpoints/summarizer" }
 }

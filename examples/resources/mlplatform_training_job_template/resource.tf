@@ -1,5 +1,6 @@
-# The nlp team's sentiment model: one A100 80GB on spot, resuming from its last checkpoint after
-# a preemption or a spot reclaim. ML engineers submit runs with the command in submit_command,
+# The nlp team's sentiment model: one 1g.10gb MIG slice of an A100 80GB on spot (the team's queue
+# gives slices), resuming from its last checkpoint after a preemption or a spot reclaim. ML
+# engineers submit runs with the command in submit_command,
 # e.g. `argo submit --from workflowtemplate/sentiment-model -n nlp -p learning_rate=1e-4`.
 resource "mlplatform_training_job_template" "sentiment" {
   namespace      = mlplatform_team.nlp.namespace
@@ -26,11 +27,11 @@ resource "mlplatform_training_job_template" "sentiment" {
   }
 
   hardware = {
-    gpu_type    = "a100-80gb"
+    gpu_type    = "a100-1g.10gb"
     gpu_count   = 1
-    cpu_cores   = 8
-    memory_gb   = 128
-    shm_size_gb = 16
+    cpu_cores   = 4
+    memory_gb   = 32
+    shm_size_gb = 8
   }
   capacity = "spot"
 
